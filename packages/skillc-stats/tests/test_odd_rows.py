@@ -422,3 +422,27 @@ def test_a_long_logged_name_is_cut_in_every_row_of_the_table(
     long = next(line for line in table if "Lzz" in line)
     assert "L" + "z" * 998 + "\u2026" in long and "z" * 1000 not in long
     assert max(len(line) for line in table) < 1100
+
+
+def test_fractions_of_a_second_are_compared_as_times(
+    demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path], stats_process: Run
+) -> None:
+    """Another tool's rows with fractions of a second (RFC-0007 allows them): as text
+    ``...00.5Z`` sorts before ``...00Z`` and ``...00.51Z`` before ``...00.5Z``, so the period
+    ran from 00.5Z to 00Z and ``--all``'s first use was after its last. Compared as times,
+    for one skill (text and JSON) and ``--all``, alone in their second or not."""
+    from skillc_stats import query_all, query_stats
+
+    stamps = ["2026-01-30T10:00:00.5Z", "2026-01-30T10:00:00Z", "2026-01-30T10:00:00.51Z"]
+    stamps += ["2026-01-30T09:59:59.9Z", "2026-01-30T10:00:01.25Z", "2026-01-30T10:00:01.3Z"]
+    for first, last, rows in (
+        ("2026-01-30T10:00:00Z", "2026-01-30T10:00:00.51Z", stamps[:3]),
+        ("2026-01-30T09:59:59.9Z", "2026-01-30T10:00:01.3Z", stamps[3:]),
+    ):
+        log_rows(*(record(demo, "show", {}, timestamp=stamp) for stamp in rows))
+        assert query_stats(demo, layout)["period"] == {"start": first, "end": last}
+        (entry,) = query_all(layout)["data"]
+        assert (entry["first_used"], entry["last_used"]) == (first, last)
+    result = stats_process("stats", "demo", "--until", "2026-01-31")
+    assert result.returncode == 0, result.stderr
+    assert "Period: 2026-01-30T09:59:59.9Z to 2026-01-30T10:00:01.3Z" in result.stdout

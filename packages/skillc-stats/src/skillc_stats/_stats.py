@@ -98,10 +98,12 @@ class SeveralLogs:
         self._logs = logs
 
     def period(self) -> tuple[str | None, str | None]:
+        from skillc_index.clock import time_order
+
         found = [log.period() for log in self._logs]
         starts = [start for start, _ in found if start is not None]
         ends = [end for _, end in found if end is not None]
-        return min(starts, default=None), max(ends, default=None)
+        return min(starts, default=None, key=time_order), max(ends, default=None, key=time_order)
 
     def command_args_counts(self) -> Iterable[Any]:
         for log in self._logs:

@@ -45,6 +45,7 @@ from skillc_index.accesslog.reader import (
     several_logs,
     usage_of,
 )
+from skillc_index.clock import time_order
 from skillc_index.inventory.entries import InstalledSkill, installed_skills
 from skillc_stats._filters import Filters, Folders, Names, Time
 
@@ -78,7 +79,7 @@ def _prune_first(entry: Mapping[str, Any]) -> tuple[Any, ...]:
     """Unused skills first, then the longest unused, then the least used."""
     return (
         entry["uses"] > 0,
-        entry["last_used"] or "",
+        time_order(entry["last_used"]) if entry["last_used"] else "",
         entry["uses"],
         entry["skill"],
         entry["skill_path"] or "",
@@ -416,7 +417,10 @@ def usage_response(entries: list[dict[str, Any]], filters: Filters) -> dict[str,
         "skill_path": None,
         "query": "all",
         "filters": filters.to_dict(),
-        "period": {"start": min(firsts, default=None), "end": max(lasts, default=None)},
+        "period": {
+            "start": min(firsts, default=None, key=time_order),
+            "end": max(lasts, default=None, key=time_order),
+        },
         "data": entries,
     }
 

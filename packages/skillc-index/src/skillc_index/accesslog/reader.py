@@ -39,7 +39,14 @@ from skillc_index.accesslog.moves import (
     moves_of,
 )
 from skillc_index.accesslog.schema import empty_log, open_log
-from skillc_index.clock import is_utc_timestamp
+from skillc_index.clock import (
+    TIME_ORDER,
+    UTC_DAY,
+    from_time_order,
+    is_utc_timestamp,
+    second_floor,
+    time_order,
+)
 from skillc_index.diagnostics import UnreadableFile
 from skillc_index.text import valid_utf8
 
@@ -263,17 +270,6 @@ def _moves(rows: Rows) -> Sequence[Move]:
     return rows.moves if isinstance(rows, LocalRows) else ()
 
 
-def second_floor(bound: str) -> str:
-    """The text below every time of the second of ``bound`` (a bound of skillc's form,
-    ``2026-12-01T10:00:00Z``): ``2026-12-01T10:00:00.``, which sorts after every earlier
-    second and before that second's times, ``...00Z`` and its fractions ``...00.500Z``;
-    ``bound`` itself for any other text (a day). As text a fraction sorts before its whole
-    second (``.`` before ``Z``) though it is later: a lower bound keeps the rows from this
-    text, an upper bound keeps those up to it but the fractions between this text and it
-    (:func:`where_clause`; the team store's days, ``skillc_stats._team_days``, alike)."""
-    return bound[:19] + "." if len(bound) == 20 and bound.endswith("Z") else bound
-
-
 class LocalRows:
     """:data:`Rows` over one local log database, opened read-only on first use. A missing
     database, or one of no byte (:func:`~.schema.empty_log`: made, its schema never written),
@@ -371,14 +367,20 @@ class StatsLog:
         """The ``MIN`` or ``MAX`` time that is an instant: an index lookup (a query holding one
         ``MIN`` or ``MAX`` and nothing else is the form SQLite answers from the index without a
         scan); when that time is none (rare: a foreign row's), the index read on from that end
-        to the first instant (:data:`INSTANT`)."""
+        to the first instant (:data:`INSTANT`). That text is of the first (last) second; unless
+        it is the first and a whole second, that second's rows are compared as times
+        (:data:`~skillc_index.clock.TIME_ORDER`), one index range more."""
         tail, extra = (f" AND {_among(commands)}", list(commands)) if commands else ("", [])
         found = self._rows(f"SELECT {func}(timestamp)", tail, extra)
         time = found[0][0] if found else None
-        if time is None or _instant(time):
-            return time
-        found = self._rows(f"SELECT {func}(timestamp)", f"{tail} AND {INSTANT}", extra)
-        return found[0][0] if found else None
+        if time is not None and not _instant(time):
+            found = self._rows(f"SELECT {func}(timestamp)", f"{tail} AND {INSTANT}", extra)
+            time = found[0][0] if found else None
+        if time is None or (func == "MIN" and len(time) == 20):
+            return time  # (a whole second, skillc's rows, is before its fractions)
+        second, within = time[:19], f"{tail} AND timestamp BETWEEN ? AND ? AND {INSTANT}"
+        found = self._rows(f"SELECT {func}({TIME_ORDER})", within, [*extra, second, f"{second}Z"])
+        return from_time_order(found[0][0]) if found and found[0][0] is not None else time
 
     def command_args_counts(self) -> Iterable[Any]:
         """``(command, args, rows, failed rows)`` for all rows: one pass over the skill's rows
@@ -418,30 +420,6 @@ class StatsLog:
             "SELECT cwd, COUNT(*)", f" AND {_among(USE_COMMANDS)} GROUP BY cwd", USE_COMMANDS
         )
 
-
-def _digits(*spans: tuple[int, int]) -> str:
-    """SQL: whether the characters of ``timestamp`` at each ``(start, length)`` are digits."""
-    joined = " || ".join(f"substr(timestamp, {start}, {length})" for start, length in spans)
-    return f"ltrim({joined}, '0123456789') = ''"
-
-
-#: A row's UTC day, ``YYYY-MM-DD``, when its timestamp has the form skillc writes
-#: (:func:`skillc_index.clock.is_utc_timestamp`: ``2026-01-30T10:00:00Z``, a fraction of a
-#: second allowed); NULL for any other (``2026-03-01T23:30:00-05:00`` is of March 2 in UTC,
-#: ``2026-03-01t10:00:00z``, ``zzz``): such a row is in no period of ``--by``. Whether the day
-#: is one of the calendar is the reader's to tell. The same SQL in SQLite and PostgreSQL.
-UTC_DAY = (
-    "CASE WHEN substr(timestamp, 5, 1) = '-' AND substr(timestamp, 8, 1) = '-' "
-    "AND substr(timestamp, 11, 1) = 'T' AND substr(timestamp, 14, 1) = ':' "
-    "AND substr(timestamp, 17, 1) = ':' "
-    f"AND {_digits((1, 4), (6, 2), (9, 2), (12, 2), (15, 2), (18, 2))} "
-    "AND substr(timestamp, 12, 2) < '24' AND substr(timestamp, 15, 2) < '60' "
-    "AND substr(timestamp, 18, 2) < '61' AND (substr(timestamp, 20) = 'Z' OR "
-    "(substr(timestamp, 20, 1) = '.' AND length(timestamp) > 21 "
-    "AND substr(timestamp, length(timestamp)) = 'Z' "
-    "AND ltrim(substr(timestamp, 21, length(timestamp) - 21), '0123456789') = '')) "
-    "THEN substr(timestamp, 1, 10) END"
-)
 
 #: What a count can be grouped by (:meth:`StatsLog.counts`, :func:`grouped_counts`): each
 #: name and its SQL over a row (``day``: its UTC day, :data:`UTC_DAY`; ``username`` and
@@ -497,7 +475,8 @@ def usage_of(
     base moved, whose rows' working folders the project filter takes as moved too), each
     row once. One statement,
     answered from an index by ``column`` and command (the kind of each row is its command's,
-    :func:`command_kind`). The keys of ``spread`` (skills whose rows are in several logs,
+    :func:`command_kind`; two when a first or last use may be a fraction of a second,
+    :func:`_fractions`). The keys of ``spread`` (skills whose rows are in several logs,
     :func:`several_logs`) get their working folders too (:attr:`SkillUsage.folders`, one more
     statement). In a local log, the rows a move took to a folder count as that folder's
     (:func:`_moves`)."""
@@ -509,14 +488,20 @@ def usage_of(
     cwd = _cwd_key(filters, same, column)
     sql, params = where_clause(filters, column if values is not None else None, values or (), cwd)
     key, key_params = folder_key(column, same, moves)
-    statement = (
-        f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN timestamp END), "
-        "MAX(CASE WHEN used = 1 THEN timestamp END), "
-        "COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), SUM(authored) "
-        f"FROM (SELECT {key} AS key, timestamp, cwd, {IS_USE} AS used, "
-        f"{IS_AUTHOR} AS authored FROM access_log{sql}) AS kinds GROUP BY key"
-    )
-    found = rows(statement, [*key_params, *KIND_PARAMS, *params])
+
+    def statement(time: str) -> list[Any]:
+        return rows(
+            f"SELECT key, SUM(used), MIN(CASE WHEN used = 1 THEN {time} END), "
+            f"MAX(CASE WHEN used = 1 THEN {time} END), "
+            "COUNT(DISTINCT CASE WHEN used = 1 THEN cwd END), SUM(authored) "
+            f"FROM (SELECT {key} AS key, timestamp, cwd, {IS_USE} AS used, "
+            f"{IS_AUTHOR} AS authored FROM access_log{sql}) AS kinds GROUP BY key",
+            [*key_params, *KIND_PARAMS, *params],
+        )
+
+    found = statement("timestamp")
+    if _fractions(rows, found):  # (rare: compared as times, the time in SQL costs twice)
+        found = [(*r[:2], *map(from_time_order, r[2:4]), *r[4:]) for r in statement(TIME_ORDER)]
     folders: dict[str, list[str]] = {}
     wanted = set(spread)
     leading = {folder for folder, _, now in moves if same.get(now, now) in wanted}  # to them
@@ -542,6 +527,18 @@ def usage_of(
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
     return usage
+
+
+def _fractions(rows: Rows, found: Iterable[Sequence[Any]]) -> bool:
+    """Whether a first or last use :func:`usage_of` read as text may not be the first (last)
+    time (:func:`~skillc_index.clock.time_order`): a time with a fraction of a second, or a
+    last whole second the log holds a fraction of (an index lookup each)."""
+    times = [(row[2], row[3]) for row in found]
+    if any(_instant(time) and len(time) > 20 for pair in times for time in pair):
+        return True
+    probe = "SELECT 1 FROM access_log WHERE timestamp > ? AND timestamp < ? LIMIT 1"
+    lasts = {last for _, last in times if _instant(last)}
+    return any(rows(probe, [second_floor(last), last]) for last in lasts)
 
 
 def _instant(time: object) -> TypeGuard[str]:
@@ -685,8 +682,8 @@ def add_usage(
         usage[source] = SkillUsage(
             one.key,
             one.uses + use.uses,
-            min(firsts, default=None),
-            max(lasts, default=None),
+            min(firsts, default=None, key=time_order),
+            max(lasts, default=None, key=time_order),
             len(folders) if folders else one.projects + use.projects,
             one.author_activity + use.author_activity,
             folders,
