@@ -72,3 +72,64 @@ def test_uses_stay_the_skills_across_route_install_and_uninstall(
         str(project / ".cursor" / "skills" / "cursor-own"),
         str(project / ".skillc" / "skills" / "cursor-own"),
     }
+
+
+def test_a_call_imported_before_a_route_move_is_not_imported_again(
+    cli: Callable[..., Run], project: Path, home: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A Skill call imported from a transcript, then ``route install``: Claude Code resuming
+    the session (a copy of its file under a new session id, the same tool-call ids) was
+    imported again under the store folder, ``stats`` counting 2 activations; after ``route
+    uninstall`` and a lost state file, a call imported while routed was stored under both
+    folders. The rows a move took to the skill's folder hold the call."""
+    skc = cli("skc")
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    write_skill(project / ".claude" / "skills" / "iota", "iota")
+    sessions = home / ".claude" / "projects" / str(project).replace("/", "-")
+    sessions.mkdir(parents=True)
+
+    def session(name: str, call: str, at: str) -> Path:
+        line = {
+            "type": "assistant",
+            "cwd": str(project),
+            "sessionId": name,
+            "uuid": f"u-{call}",
+            "timestamp": at,
+            "version": "2.1.126",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": call, "name": "Skill", "input": {"skill": "iota"}}
+                ],
+            },
+        }
+        path = sessions / f"{name}.jsonl"
+        path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+        return path
+
+    def ok(*args: str) -> str:
+        done = skc(*args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def activations() -> int:
+        found = json.loads(ok("stats", "iota", "--group-by", "commands", "--format", "json"))
+        return int(found["data"].get("activate", 0))
+
+    first = session("dddddddd-0000-0000-0000-000000000005", "toolu_IOTA1", "2026-12-06T16:00:00Z")
+    ok("sync", "--from", "claude-code")
+    assert activations() == 1
+    ok("route", "install", "-t", "claude")
+    resumed = sessions / "eeeeeeee-0000-0000-0000-000000000006.jsonl"
+    resumed.write_text(
+        first.read_text(encoding="utf-8").replace(first.stem, resumed.stem), encoding="utf-8"
+    )
+    ok("sync", "--from", "claude-code")
+    assert activations() == 1  # the resumed copy's call is the one imported
+    session("ffffffff-0000-0000-0000-000000000007", "toolu_P2E", "2026-12-06T17:00:00Z")
+    ok("sync", "--from", "claude-code")
+    assert activations() == 2
+    ok("route", "uninstall", "-t", "claude")
+    (home / ".skillc" / "imports" / "claude-code.json").unlink()  # every file read again
+    ok("sync", "--from", "claude-code")
+    assert activations() == 2

@@ -59,7 +59,7 @@ MERGED_LOGS_KEPT = 1000
 # The rows of one access (idx_access_log_stats's columns: read from the index; `IS` because
 # error may be NULL), with the two columns the index lacks. CAST: text_param's bytes as text.
 _ROWS_OF_ACCESS = (
-    "SELECT run_id, skill FROM access_log WHERE skill_path = CAST(? AS TEXT) "
+    "SELECT run_id, skill, id FROM access_log WHERE skill_path = CAST(? AS TEXT) "
     "AND command = CAST(? AS TEXT) AND args = CAST(? AS TEXT) AND timestamp = CAST(? AS TEXT) "
     "AND error IS CAST(? AS TEXT) AND cwd = CAST(? AS TEXT)"
 )
@@ -157,12 +157,11 @@ def _missing(
     its access, so 4,000 sessions' rows of one second took 1.3 s, 40,000 minutes. Without
     ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
     whose id is in its ``args``, copied into another session's file by the agent), and so are
-    rows of a Claude Code plugin's skill under another version's folder (the call imported
-    before the plugin was updated: :func:`~.reader.other_versions`, the rule by which they
-    count for the installed version).
+    the rows that count for its folder under another (:class:`_Folders`: a plugin's other
+    versions', those a route's move took to it).
     """
     crowded: dict[tuple[Any, ...], Counter[Any]] = {}
-    versions: dict[Any, list[Any]] = {}
+    folders = _Folders(db)
     for identity, count in rows:
         timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
         access = (skill_path, command, args, timestamp, error, cwd)
@@ -171,9 +170,11 @@ def _missing(
             present = crowded[access][session]
         else:
             found = []
-            for folder in [skill_path] if sessions else _versions(db, skill_path, versions):
+            for folder, spans in [(skill_path, None)] if sessions else folders.of(skill_path):
                 values = [text_param(value) for value in (folder, *access[1:])]
-                found += db.execute(_ROWS_OF_ACCESS, values).fetchall()
+                for run, name, row_id in db.execute(_ROWS_OF_ACCESS, values):
+                    if spans is None or _taken_to(spans, row_id, folder) == skill_path:
+                        found.append((run, name))
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
@@ -182,19 +183,56 @@ def _missing(
             yield identity
 
 
-def _versions(db: sqlite3.Connection, folder: Any, known: dict[Any, list[Any]]) -> list[Any]:
-    """``folder`` and the other versions' folders of its plugin skill that ``db``'s rows name
-    (:func:`~.reader.other_versions`; only ``folder`` for any other skill), kept in
-    ``known``."""
-    if folder not in known:
-        from skillc_index.accesslog.reader import other_versions
+class _Folders:
+    """The folders whose rows count for a folder when sessions are not told apart, each
+    read once per copy: its own; the other versions' of its Claude Code plugin skill that
+    the log's rows name (the call imported before the plugin was updated:
+    :func:`~.reader.other_versions`, the rule by which they count for the installed version);
+    and each folder a move took rows from to it (``route install``/``uninstall``,
+    :func:`~.moves.moves_of`: the call imported before the move), with the spans of ids
+    that tell which of that folder's rows are its (:func:`_taken_to`)."""
 
-        def rows(sql: str, params: Any) -> list[Any]:
-            return db.execute(sql, params).fetchall()
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._known: dict[Any, list[tuple[Any, list[tuple[int, str]] | None]]] = {}
+        self._moved: dict[str, list[tuple[int, str]]] | None = None
 
-        others = other_versions(rows, folder) if isinstance(folder, str) else []
-        known[folder] = [folder, *others]
-    return known[folder]
+    def _rows(self, sql: str, params: Any) -> list[Any]:
+        return self._db.execute(sql, params).fetchall()
+
+    def of(self, folder: Any) -> list[tuple[Any, list[tuple[int, str]] | None]]:
+        """``(folder, spans)`` pairs: every row of one whose ``spans`` is None counts."""
+        if folder not in self._known:
+            from skillc_index.accesslog.reader import other_versions
+
+            others = other_versions(self._rows, folder) if isinstance(folder, str) else []
+            found: list[tuple[Any, list[tuple[int, str]] | None]] = []
+            found += [(one, None) for one in [folder, *others]]
+            for old, spans in self._moves().items():
+                if old != folder and any(now == folder for _, now in spans):
+                    found.append((old, spans))
+            self._known[folder] = found
+        return self._known[folder]
+
+    def _moves(self) -> dict[str, list[tuple[int, str]]]:
+        """The log's moves by the folder they took rows from (its spans, in order); none when
+        its ``moved_folders`` cannot be read as skillc's."""
+        if self._moved is None:
+            from skillc_index.accesslog.moves import moves_of
+
+            self._moved = {}
+            try:
+                for old, upto, now in moves_of(self._rows):
+                    self._moved.setdefault(old, []).append((upto, now))
+            except sqlite3.Error:  # another tool's table of that name
+                self._moved = {}
+        return self._moved
+
+
+def _taken_to(spans: Iterable[tuple[int, str]], row_id: int, folder: Any) -> Any:
+    """The folder the row ``row_id`` of ``folder`` counts for (:func:`~.moves.folder_key`):
+    that of the first span of ids holding it, else its own."""
+    return next((now for upto, now in spans if row_id <= upto), folder)
 
 
 def _merged_upto(db: sqlite3.Connection, log_id: str) -> int:
