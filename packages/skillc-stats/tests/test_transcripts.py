@@ -961,3 +961,46 @@ def test_the_readmes_commands_sample_is_the_table_printed() -> None:
     counts = {line.split()[1]: int(line.split()[0]) for line in shown}
     assert counts == {"activate": 6, "read": 3}
     assert shown == _table(*_rows("commands", counts))[1:]
+
+
+def test_calls_of_the_router_are_counted_apart_not_as_skills_not_installed(
+    setup: Setup, cli: Callable[..., Any]
+) -> None:
+    """``skc route install`` leaves one skill in the agent folder, ``skill-router`` (marked as
+    skillc's, which the inventory leaves out): its activations were "Skipped 1 call of skills
+    not installed: skill-router (1)". They are no skill's use (the routed skills log their
+    own): counted apart, each call once, and said to be the router's. A folder of that name
+    without the mark is a skill like any."""
+    from skillc_index.inventory.deployed import ROUTER_MARK
+
+    s, p = setup, setup.project
+    router = p / ".claude" / "skills" / "skill-router"
+    router.mkdir(parents=True)
+    (router / "SKILL.md").write_text(
+        "---\nname: skill-router\ndescription: Routes. Use when routing.\n---\n# Router\n",
+        encoding="utf-8",
+    )
+    (router / ROUTER_MARK).write_text("{}", encoding="utf-8")
+    call = skill_call(p, 1, "skill-router")
+    s.write(lines(call, call, skill_call(p, 2, "nowhere")))  # (the same call twice: once)
+    stats = cli("skillc_stats", process=True)
+    done = stats("sync", "--from", "claude-code", "--claude-dir", str(s.claude))
+    assert done.returncode == 0, done.stderr
+    assert "Skipped 1 call of skc route's router (skill-router)" in done.stdout
+    assert "Skipped 1 call of skills not installed: nowhere (1)" in done.stdout
+    assert "skill-router (1)" not in done.stdout
+    s.write(lines(skill_call(p, 3, "skill-router")))  # (a rewritten file: read again)
+    found = json.loads(
+        stats(
+            "sync", "--from", "claude-code", "--claude-dir", str(s.claude), "--format", "json"
+        ).stdout
+    )
+    assert (found["router_calls"], found["unknown_skills"], found["added"]) == (1, {}, 0)
+    (router / ROUTER_MARK).unlink()  # a skill of that name of the user's own: a skill
+    s.write(lines(skill_call(p, 4, "skill-router")))
+    found = json.loads(
+        stats(
+            "sync", "--from", "claude-code", "--claude-dir", str(s.claude), "--format", "json"
+        ).stdout
+    )
+    assert (found["router_calls"], found["added"]) == (0, 1)

@@ -263,6 +263,12 @@ def transcript_lines(result: TranscriptSync) -> list[str]:
             names += f" and {len(result.unknown_skills) - len(shown)} more (see --format json)"
         calls = counted(result.unknown_skill_calls, "call")
         lines.append(f"Skipped {calls} of skills not installed: {names}")
+    if result.router_calls:
+        calls = counted(result.router_calls, "call")
+        lines.append(
+            f"Skipped {calls} of skc route's router (skill-router): the skills it routes to "
+            "count their own uses"
+        )
     skipped = [
         counted(result.malformed_lines, "malformed line"),
         counted(result.unknown_records, "record of an unknown kind", "records of unknown kinds"),

@@ -27,6 +27,7 @@ from skillc_index import (
 from skillc_index.accesslog import AccessRecord, primary_log
 from skillc_index.accesslog.merge import Identity
 from skillc_index.files import inside, is_file, is_hidden
+from skillc_index.inventory.deployed import ROUTER_NAME
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
 from skillc_index.inventory.folders import trusted_targets
 from skillc_index.inventory.resolve import plugin_parts, skill_names
@@ -93,16 +94,22 @@ class Counts:
     unknown_skills: Counter[str] = field(default_factory=Counter)
     unknown_skill_calls: int = 0
     unknown_calls: set[tuple[str, str]] = field(default_factory=set)
+    router_calls: int = 0
 
     def unknown(self, name: str, ident: str) -> None:
         """A ``Skill`` call of a skill not installed, counted once per call (its id): a
         copy of it in another session's file (a resumed session) is the same call, as the
-        rows of installed skills' calls are one row."""
+        rows of installed skills' calls are one row. One of ``skc route``'s router
+        (``skill-router``, which the inventory leaves out: it is no skill of its own, it
+        points to the routed ones, whose uses count) is counted apart."""
         if ident:
             if (name, ident) in self.unknown_calls:
                 return
             if len(self.unknown_calls) < MAX_UNKNOWN_CALLS:
                 self.unknown_calls.add((name, ident))
+        if name == ROUTER_NAME:
+            self.router_calls += 1
+            return
         self.unknown_skill_calls += 1
         if name in self.unknown_skills or len(self.unknown_skills) < MAX_UNKNOWN_NAMES:
             self.unknown_skills[name] += 1

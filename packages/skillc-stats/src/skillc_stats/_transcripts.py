@@ -133,6 +133,9 @@ class TranscriptSync:
     skills: tuple[SkillImport, ...]
     warnings: tuple[Notice, ...] = ()
     """Problems that cost no row (the positions could not be saved)."""
+    router_calls: int = 0
+    """``Skill`` calls of ``skc route``'s router (``skill-router``): not imported, no skill's
+    use (the skills it routes to log their own)."""
 
     @property
     def ok(self) -> bool:
@@ -157,6 +160,7 @@ class TranscriptSync:
             "unknown_records": self.unknown_records,
             "unknown_skill_calls": self.unknown_skill_calls,
             "unknown_skills": self.unknown_skills,
+            "router_calls": self.router_calls,
             "added": self.added,
             "skills": [skill.to_dict() for skill in self.skills],
             "warnings": [warning.text for warning in self.warnings],
@@ -475,4 +479,5 @@ def sync_transcripts(
         names,
         tuple(skills),
         tuple(warnings),
+        counts.router_calls,
     )

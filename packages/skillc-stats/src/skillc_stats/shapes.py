@@ -216,6 +216,7 @@ class TranscriptSyncShape(TypedDict):
     unknown_records: int
     unknown_skill_calls: int
     unknown_skills: Annotated[dict[str, int], "Calls of each skill found nowhere."]
+    router_calls: Annotated[int, "Calls of skc route's router (skill-router): no skill's use."]
     added: int
     skills: list[SkillImportShape]
     warnings: list[str]
