@@ -457,3 +457,43 @@ def test_the_readers_know_the_folder_moved_by_the_rule_route_commands_use(
         for folder in (".agents/skills", ".claude/skills")
     ]
     assert reads == [project / ".skillc" / "runtime" / "user-own"]  # one small read
+
+
+def test_a_copy_without_sessions_holds_a_row_a_move_took_to_its_folder(tmp_path: Path) -> None:
+    """A transcript's call imported under the folder a skill left (``route install``) is
+    held by a copy naming its new folder, and one imported while routed by a copy naming the
+    folder it was put back in (``uninstall``): rows a move took count for where it took them
+    (as every reader counts them). A row written under the old folder after the move is that
+    folder's own: not held for the new one."""
+    from skillc_index.accesslog.merge import FallbackRows, copy_missing
+
+    log, old, new = tmp_path / "logs.db", "/p/.claude/skills/iota", "/p/.skillc/skills/iota"
+
+    def call(folder: str, tool: str, session: str = "s1") -> AccessRecord:
+        args = {"agent": "claude-code", "id": tool, "tool": "Skill"}
+        return AccessRecord(
+            "activate", "iota", folder, "/p", args, timestamp="2026-12-06T16:00:00Z", run_id=session
+        )
+
+    def copy(*records: AccessRecord) -> int:
+        rows = FallbackRows([(tuple(record.values()), 1) for record in records])
+        return copy_missing(log, rows, sessions=False)
+
+    insert(log, [call(old, "toolu_1")])
+    with closing(sqlite3.connect(log)) as db, db:
+        db.execute(
+            "INSERT INTO moved_folders (timestamp, from_path, to_path, upto) "
+            "VALUES ('2026-12-06T16:30:00Z', ?, ?, 1)",
+            (old, new),
+        )
+    assert copy(call(new, "toolu_1", "s2")) == 0  # the resumed session's copy: held
+    assert copy(call(new, "toolu_2")) == 1  # (row 2, under the store folder)
+    insert(log, [call(old, "toolu_3")])  # (row 3: the old folder's own, after the move)
+    assert copy(call(new, "toolu_3")) == 1  # (ids of the old folder past the move: not held)
+    with closing(sqlite3.connect(log)) as db, db:
+        db.execute(
+            "INSERT INTO moved_folders (timestamp, from_path, to_path, upto) "
+            "VALUES ('2026-12-06T17:00:00Z', ?, ?, 4)",
+            (new, old),
+        )
+    assert copy(call(old, "toolu_2"), call(old, "toolu_1")) == 0  # a lost state file
