@@ -515,6 +515,19 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("pwsh -NoLogo -f {{v}} -Name x", [("v", "code", "pwsh")]),
         ("pwsh -File x.ps1 -Name {{v}}", []),  # the script's parameter
         ("pwsh -SettingsFile s.json -File x.ps1 {{v}}", []),
+        # pwsh takes any prefix of a parameter's name, as long as its shortest (-exec is
+        # -ExecutionPolicy, whose argument bypass is no script), --name and /name too
+        ("pwsh -NoProfile -exec bypass -c {{v}}", [("v", "inline", "pwsh -c")]),
+        ("powershell -nop -exec bypass -enc {{v}}", [("v", "inline", "powershell -enc")]),
+        ("pwsh -Exec Bypass -Comm {{v}}", [("v", "inline", "pwsh -Comm")]),
+        ("pwsh --executionpol bypass --co {{v}}", [("v", "inline", "pwsh --co")]),
+        ("pwsh -ep bypass /c {{v}}", [("v", "inline", "pwsh /c")]),
+        ("pwsh -e {{v}}", [("v", "inline", "pwsh -e")]),  # -e: -EncodedCommand, not -ex
+        ("pwsh -wo /srv -inp text -fil {{v}}", [("v", "code", "pwsh")]),
+        ("pwsh -v 2 -c {{v}}", [("v", "inline", "pwsh -c")]),  # powershell 5.1's -Version 2
+        # -Command's code is every word after it, joined
+        ("pwsh -Command Write-Output {{v}}", [("v", "inline", "pwsh -Command")]),
+        ("pwsh -cwa 'Write-Output $args' {{v}}", []),  # -CommandWithArgs': its $args
         # an option the tables do not know: a next word naming no file may be its argument,
         # so the word after is the script too (the safe reading)
         ("node --max-old-space-size 4096 {{v}}", [("v", "code", "node")]),
@@ -598,6 +611,7 @@ def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
         ("ruby --encoding UTF-8 x.rb", {3: "x.rb"}),
         ("pwsh -NoProfile -File scripts/x.ps1 -Name v", {3: "scripts/x.ps1"}),
         ("pwsh -wd /srv -f x.ps1", {4: "x.ps1"}),
+        ("pwsh -workingdir /srv -nop -fil x.ps1", {5: "x.ps1"}),
         # an option the tables do not know: a next word naming no file is its argument
         ("node --some-mode strict scripts/x.js", {3: "scripts/x.js"}),
         ("node --no-warnings scripts/x.js data", {2: "scripts/x.js"}),

@@ -151,20 +151,34 @@ def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
     return False
 
 
+def _parameter(spec: _Interpreter, literal: str | None) -> str | None:
+    """The parameter of ``spec.parameters`` (pwsh's) the word ``literal`` gives, as ``-name``:
+    ``-exec``, ``--ExecutionPolicy``, ``/ex`` give ``-executionpolicy``; None for no such."""
+    if literal is None or not spec.parameters or literal[:1] not in ("-", "/"):
+        return None
+    key = literal[1:].lower()
+    key = key[1:] if key.startswith("-") and literal[0] == "-" else key
+    for name, shortest, *alias in spec.parameters:
+        if len(key) >= len(shortest) and (alias[0] if alias else name).startswith(key):
+            return "-" + name
+    return None
+
+
 def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[str, bool] | None:
     """(the option as written, whether its code is attached to it) when the word starting
     with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
     cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``; its ``preload``
-    options too."""
-    fold = head.lower() if spec.ignore_case else head
+    options too; pwsh's by :func:`_parameter` (``-co``, ``-enc``), never attached."""
     options = spec.code + spec.preload
-    if literal is not None and fold in options:
+    if spec.parameters:
+        return (head, False) if _parameter(spec, literal) in options else None
+    if literal is not None and head in options:
         return head, False
     for option in options:
         if option.startswith("--"):
-            if fold.startswith(option + "="):
+            if head.startswith(option + "="):
                 return option, True
-        elif len(option) == 2 and option[0] == "-" and not spec.ignore_case:
+        elif len(option) == 2 and option[0] == "-":
             if literal is not None and _CLUSTER.match(head):
                 if head[-1] == option[1]:
                     return head, False
@@ -245,7 +259,7 @@ def _interpreter_values(
     while position < len(words):
         word = words[position]
         head, literal = _head(word), _literal(word)
-        fold = literal.lower() if literal is not None and spec.ignore_case else literal
+        fold = _parameter(spec, literal) if spec.parameters else literal  # `pwsh -exec`
         if literal == "--":
             if spec.shell_arguments and not direct and not code_seen:
                 shell_words += range(position + 1, len(words))  # `su bob -- -c CMD`
@@ -254,6 +268,8 @@ def _interpreter_values(
             position += 1
             break
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
+        if spec.parameters and fold is not None:  # `pwsh /c`, `pwsh -exec`
+            is_option = True
         if spec.shell_arguments and literal == "-":  # `su - bob`: su's option (a login)
             is_option = True
         if not is_option and fold not in spec.code:
@@ -292,12 +308,15 @@ def _interpreter_values(
             if attached:
                 found += _values(word, "inline", f"{shown} {written}", spec.data)
             elif position + 1 < len(words):
-                position += 1
-                found += _values(words[position], "inline", f"{shown} {written}", spec.data)
+                # `pwsh -c Write-Output {{x}}`: every word after it is its code, joined
+                last = len(words) - 1 if fold in spec.joined else position + 1
+                for code_word in words[position + 1 : last + 1]:
+                    found += _values(code_word, "inline", f"{shown} {written}", spec.data)
+                position = last
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
         elif fold in spec.takes_argument or (
-            not spec.ignore_case and _argument_next(literal, spec.takes_argument)
+            not spec.parameters and _argument_next(literal, spec.takes_argument)
         ):
             position += 1
         elif _unknown_argument(spec, literal, words, position):

@@ -22,7 +22,16 @@ class _Interpreter(NamedTuple):
     """Options whose next word is an argument (not code, not an operand)."""
     shell: bool = False
     """A shell: ``c`` in an option cluster makes its first operand an inline script."""
-    ignore_case: bool = False
+    parameters: tuple[tuple[str, ...], ...] = ()
+    """pwsh's way (CommandLineParameterParser.MatchSwitch): its parameters in the order it
+    tries them, each (its name, the shortest text naming it, an alias it matches instead of
+    the name). A word ``-x``, ``--x`` or ``/x`` gives the first parameter whose name (or alias)
+    starts with ``x``, case ignored, when ``x`` is at least that shortest text: ``-exec`` is
+    ``-executionpolicy``, ``-co`` ``-command``, ``-e`` ``-encodedcommand``. Its other fields
+    name its parameters by their names (``-executionpolicy``)."""
+    joined: tuple[str, ...] = ()
+    """Code options whose code is every word after them, joined (``pwsh -Command Write-Output
+    {{x}}``: one command line of them)."""
     subcommands: tuple[str, ...] = ()
     """Words right after the program that run a script, its first operand (``deno run``)."""
     magic_open: bool = False
@@ -79,17 +88,32 @@ _AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign")
 _SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
 
 
-#: pwsh's parameters and their aliases (about_Pwsh): -File's argument is the script it runs
+#: pwsh's parameters (about_Pwsh; CommandLineParameterParser.ParseHelper's order): -File's
+#: argument is the script it runs; -Version takes one in Windows PowerShell 5.1 (pwsh 7 prints
+#: its version and stops there, whatever follows)
 _PWSH = _Interpreter(
-    ("-command", "-c", "-commandwithargs", "-cwa", "-encodedcommand", "-ec", "-e"),
+    ("-command", "-commandwithargs", "-encodedcommand"),
     (
-        "-configurationfile", "-configurationname", "-config", "-custompipename",
-        "-executionpolicy", "-ex", "-ep", "-inputformat", "-inp", "-if", "-outputformat", "-of",
-        "-o", "-settingsfile", "-settings", "-windowstyle", "-w", "-workingdirectory", "-wd",
-        "-wo",
+        "-version", "-configurationname", "-custompipename", "-windowstyle", "-outputformat",
+        "-inputformat", "-executionpolicy", "-encodedarguments", "-settingsfile",
+        "-workingdirectory",
     ),
-    ignore_case=True,
-    script_option=("-file", "-f"),
+    parameters=(
+        ("version", "v"), ("help", "h"), ("?", "?"), ("login", "l"), ("noexit", "noe"),
+        ("noprofile", "nop"), ("nologo", "nol"), ("noninteractive", "noni"),
+        ("socketservermode", "so"), ("servermode", "s"), ("namedpipeservermode", "nam"),
+        ("sshservermode", "sshs"), ("interactive", "i"), ("configurationname", "config"),
+        ("custompipename", "cus"), ("command", "c"), ("commandwithargs", "commandwithargs"),
+        ("commandwithargs", "cwa", "cwa"), ("windowstyle", "w"), ("file", "f"),
+        ("outputformat", "o"), ("outputformat", "o", "of"), ("inputformat", "inp"),
+        ("inputformat", "if", "if"), ("executionpolicy", "ex"), ("executionpolicy", "ep", "ep"),
+        ("encodedcommand", "e"), ("encodedcommand", "e", "ec"),
+        ("encodedarguments", "encodeda"), ("encodedarguments", "ea", "ea"),
+        ("settingsfile", "settings"), ("sta", "sta"), ("mta", "mta"),
+        ("workingdirectory", "wo"), ("workingdirectory", "wd", "wd"),
+    ),
+    script_option=("-file",),
+    joined=("-command",),
 )  # fmt: skip
 
 
