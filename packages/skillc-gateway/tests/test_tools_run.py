@@ -693,6 +693,37 @@ def test_the_script_after_an_option_argument_is_a_file_of_the_skill(
     assert not marker.exists()
 
 
+def test_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
+    run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``node --trace-warnings cli``: ``cli``, a name with no extension, was read as the
+    argument of the option the tables do not know, so the checkout's ``./cli`` ran (the tool
+    runs in the repository's root) and ``node --trace-warnings cli {{name}}`` was refused as
+    running the value. A name the skill holds is its script; a placeholder there is still
+    refused, and a name it does not hold is still the option's argument."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    rows = "| name | string | yes | n |\n"
+    folder = kit(
+        tool("cli", "node --trace-warnings cli"),
+        tool("named", "node --trace-warnings cli {{name}}", rows),
+        tool("value", "node --trace-warnings {{name}}", rows),
+        tool("other", "node --not-an-option-yet strict {{name}}", rows),
+    )
+    (project / ".git").mkdir()
+    script(folder, "cli", "console.log('skill', process.argv.slice(2).join(' '))\n")
+    script(project, "cli", "console.log('PROJECT cli')\n")
+    proc = run("run", "kit", "cli")
+    assert (proc.returncode, proc.stdout) == (0, "skill \n"), proc.stderr
+    proc = run("run", "kit", "named", "name=x")
+    assert (proc.returncode, proc.stdout) == (0, "skill x\n"), proc.stderr
+    plan = run("run", "kit", "cli", "--dry-run").stdout
+    assert shlex.quote(str(folder.resolve() / "cli")) in plan
+    for name in ("value", "other"):
+        proc = run("run", "kit", name, "name=x")
+        refused(proc, f"tool '{name}' cannot run: '{{{{name}}}}' is the code 'node' runs")
+
+
 def test_a_preloaded_module_written_as_a_path_is_a_file_of_the_skill(
     run: Run, project: Path, tmp_path: Path, kit: Callable[..., Path]
 ) -> None:

@@ -624,6 +624,43 @@ def test_scripts_are_the_literal_words_an_interpreter_runs(
     assert parse_command(command, 1)[0].scripts() == scripts
 
 
+def test_a_name_the_skill_holds_after_an_unknown_option_is_the_script(tmp_path: Path) -> None:
+    """``node --trace-warnings cli``: ``cli``, naming no file by its text, was read as the
+    argument of the option the tables do not know (the checkout's ``./cli`` ran, and
+    ``cli {{name}}`` was SKL820); a name the skill holds is the script, a placeholder there
+    still code (either reading), any other name the option's argument."""
+    from skillc_index.tools.model import skill_holds
+
+    (tmp_path / "cli").write_text("x")
+    (tmp_path / "tool").mkdir()
+    holds = skill_holds(tmp_path)
+    assert [holds(n) for n in ("cli", "tool", "other", "", ".", "..", "/etc", "a/b")] == [
+        True, True, False, False, False, False, False, False,
+    ]  # fmt: skip
+    for command, scripts, code in (
+        ("node --trace-warnings cli {{name}}", {2: "cli"}, []),
+        ("ruby --disable-gems tool {{name}}", {2: "tool"}, []),
+        ("node --trace-warnings other {{name}}", {}, ["name"]),
+        ("node --trace-warnings {{name}} cli", {3: "cli"}, ["name"]),
+        ("node --max-old-space-size 4096 x.js", {3: "x.js"}, []),
+        ("node --trace-warnings .. {{name}}", {}, ["name"]),  # no name of its files
+    ):
+        template = parse_command(command, 1)[0]
+        assert template.scripts(holds) == scripts, command
+        assert [v.placeholder.name for v in template.code_values(holds)] == code, command
+    assert parse_command("node --trace-warnings cli {{name}}", 1)[0].scripts() == {}
+    rows = (
+        "| Name | Type | Required | Description |\n|---|---|---|---|\n| name | string | yes | n |\n"
+    )
+    text = f"### t\n\n#### Parameters\n\n{rows}\n#### Command\n\n{FENCE}bash\n"
+    text += f"node --trace-warnings cli {{{{name}}}}\n{FENCE}\n"
+    assert parse_tool_skill(text, "kit", holds).problems("t") == []
+    [issue] = parse_tool_skill(text, "kit").problems("t")  # holding none: the safe reading
+    assert issue.kind == "command-code"
+    (tmp_path / "SKILL.md").write_text(text)
+    assert read_tool_skill(tmp_path).problems("t") == []  # its folder's files
+
+
 @pytest.mark.parametrize(
     ("program", "interpreter"),
     [

@@ -422,3 +422,23 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:
     assert messages(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820") == []
+
+
+def test_skl820_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
+    skill: Writer,
+) -> None:
+    """``node --trace-warnings cli {{value}}``: after an option the tables do not know, ``cli``
+    (no extension) was read as its argument and ``{{value}}`` as the script; a name the
+    skill holds is the script (``skc run`` runs the skill's ``cli``), a name it does not hold
+    still the option's argument."""
+    tools = (
+        tool_md("a", command="node --trace-warnings cli {{value}}"),
+        tool_md("b", command="ruby --disable-gems tool {{value}}"),
+        tool_md("c", command="node --trace-warnings other {{value}}"),
+    )
+    folder = gibberish(skill, *tools)
+    for rel in ("cli", "tool"):
+        (folder / rel).write_text("x\n", encoding="utf-8")
+    [d] = found(folder, "SKL820")
+    assert d.message.startswith("'{{value}}' is the code 'node' runs"), d.message
+    assert (folder / "SKILL.md").read_text().splitlines()[d.line - 1].endswith("other {{value}}")

@@ -41,7 +41,7 @@ from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
 from skillc_index.programs import interpreter_line, on_path, started_environment
 from skillc_index.tools.command import Text
-from skillc_index.tools.model import typed_value
+from skillc_index.tools.model import skill_holds, typed_value
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -309,7 +309,7 @@ def plan_run(
     chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
     words = list(command.words)
-    for index, script in command.scripts().items():
+    for index, script in command.scripts(skill_holds(skill.source)).items():
         words[index] = (Text(_skill_path(skill.source, script)),)
     for index, (option, module) in command.preloads().items():  # node -r ./setup.js
         words[index] = (Text(option + _skill_path(skill.source, module)),)

@@ -332,7 +332,8 @@ class Skill:
         """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
         from skillc_index import parse_tool_skill
 
-        return parse_tool_skill(self.skill_md_text, self.name)
+        # a name the skill holds is a script (`node --trace-warnings cli`), as skc run reads it
+        return parse_tool_skill(self.skill_md_text, self.name, self.exists)
 
     @cached_property
     def folders(self) -> frozenset[str]:

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
+    from skillc_index.tools.code_values import Holds
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "MODES",
@@ -46,6 +48,7 @@ __all__ = [
     "ToolSkill",
     "parse_tool_skill",
     "read_tool_skill",
+    "skill_holds",
 ]
 
 PARAMETER_TYPES = ("string", "integer", "number", "boolean", "array")
@@ -361,7 +364,7 @@ def _command(
     return template
 
 
-def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
+def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None) -> None:
     if tool.command is None:
         return
     parameters = {p.name: p for p in tool.parameters}
@@ -377,7 +380,7 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
         else:
             continue
         issues.append(ToolIssue("command-variable", message, tool.command.line, tool.name))
-    for value in tool.command.code_values():
+    for value in tool.command.code_values(holds):
         parameter = parameters.get(value.placeholder.name)
         # a number may be `inf` or `nan`: glued to an option, letters are options (`-inf`)
         checked = ("integer",) if value.kind == "option" else DATA_TYPES
@@ -429,8 +432,11 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
         issues.append(ToolIssue("command-code", message, tool.command.line, tool.name))
 
 
-def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
-    """The tools of a Markdown body whose first line is file line ``offset + 1``."""
+def parse_tools(
+    body: str, offset: int = 0, holds: Holds | None = None
+) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
+    """The tools of a Markdown body whose first line is file line ``offset + 1``; ``holds``
+    whether the skill holds a file of a name (:func:`skill_holds`; a script's)."""
     from skillc_index.markdown.document import parse_closed
 
     tokens = parse_closed(_markdown(), body.replace("\r\n", "\n"))
@@ -465,7 +471,7 @@ def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[Too
         )
         issues.append(ToolIssue("no-tools", message, offset or 1))
     for tool in tools:
-        _check_placeholders(tool, issues)
+        _check_placeholders(tool, issues, holds)
     return tuple(tools), tuple(issues)
 
 
@@ -522,10 +528,24 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
     return data.get(key) is True
 
 
-def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
+def skill_holds(root: str | os.PathLike[str]) -> Holds:
+    """Whether the skill folder ``root`` holds a file or folder of a name (``cli``): a word an
+    interpreter may run as its script (:meth:`CommandTemplate.code_values`), which ``skc run``
+    then runs from the skill. A name with a ``/`` (or ``.``, ``..``) holds none: those are
+    read as file names whatever the skill holds."""
+
+    def holds(name: str) -> bool:
+        return name not in ("", ".", "..") and "/" not in name and os.path.lexists(Path(root, name))
+
+    return holds
+
+
+def parse_tool_skill(text: str, folder_name: str = "", holds: Holds | None = None) -> ToolSkill:
     """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
-    frontmatter has no ``name``. Tools are read from the part the skill model parses of any
-    Markdown file (:func:`skillc_index.markdown.document.parsed_end`: 1 MiB, 20,000 lines)."""
+    frontmatter has no ``name``; ``holds``, whether the skill holds a file of a name
+    (:func:`skill_holds`; none when not given). Tools are read from the part the skill model
+    parses of any Markdown file (:func:`skillc_index.markdown.document.parsed_end`: 1 MiB,
+    20,000 lines)."""
     from skillc_index.markdown.document import parsed_end
 
     text = normalize_newlines(text.removeprefix(BOM))  # as parse_markdown reads it
@@ -533,7 +553,7 @@ def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     data: Mapping[str, Any] = frontmatter.data or {}
     offset = frontmatter.end_line if body_offset else 0
     end = parsed_end(text)
-    tools, issues = parse_tools(text[body_offset:end] if body_offset < end else "", offset)
+    tools, issues = parse_tools(text[body_offset:end] if body_offset < end else "", offset, holds)
     name = data.get("name")
     description = data.get("description")
     version = data.get("version")
@@ -569,4 +589,4 @@ def read_tool_skill(root: str | os.PathLike[str]) -> ToolSkill:
     root = Path(root)
     with typed_os_errors(str(root), SkillDirectoryNotFound):
         data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
-    return parse_tool_skill(decoded(data), root.resolve().name)
+    return parse_tool_skill(decoded(data), root.resolve().name, skill_holds(root))
