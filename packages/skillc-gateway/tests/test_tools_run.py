@@ -972,14 +972,27 @@ def test_a_value_never_becomes_an_option_of_git(
         assert not target.exists()
     proc = run("run", "kit", "log", "ref=HEAD")
     assert (proc.returncode, proc.stdout.split(" ", 1)[1]) == (0, "first\n"), proc.stderr
-    # a '-' of the template, a flag's or an empty value's before the value: git's option too
-    # (`{{a}}-{{ref}}`, a empty, ref=-output=FILE wrote FILE); the tool cannot run (SKL820)
+    # a '-' of the template or a flag's before the value: git's option too, the tool cannot
+    # run (SKL820); after an empty value (`{{a}}-{{ref}}`, a empty, ref=-output=FILE wrote
+    # FILE) the run refuses it (E100), and runs it after one that is not (no SKL820 there:
+    # `{{name}}-{{size}}.png`, `--name {{project}}-{{env}}` ran before)
     rows += "| a | string | no | A prefix |\n| f | boolean | no | A flag |\n"
-    kit(tool("glued", "git log {{a}}-{{ref}}", rows), tool("flag", "git log {{f:--}}{{ref}}", rows))
-    for name, args in (("glued", ("a=", "ref=-output=")), ("flag", ("f=true", "ref=output="))):
+    kit(
+        tool("glued", "git log {{a}}-{{ref}}", rows),
+        tool("flag", "git log {{f:--}}{{ref}}", rows),
+        tool("dash", "git log -{{ref}}", rows),
+        tool("name", "printf %s {{a}}-{{ref}}.png", rows),
+    )
+    for name, args in (("flag", ("f=true", "ref=output=")), ("dash", ("ref=-output=",))):
         proc = run("run", "kit", name, *args[:-1], f"{args[-1]}{target}")
         refused(proc, f"tool '{name}' cannot run: '{{{{ref}}}}' follows only '-")
         assert not target.exists()
+    proc = run("run", "kit", "glued", "a=", f"ref=-output={target}")
+    refused(proc, "the value of parameter 'ref' follows only '-'", f"'--output={target}'")
+    assert not target.exists()
+    proc = run("run", "kit", "name", "a=logo", "ref=64")
+    assert (proc.returncode, proc.stdout) == (0, "logo-64.png\n"), proc.stderr
+    refused(run("run", "kit", "name", "a=", "ref=64"), "parameter 'ref' follows only '-'")
 
 
 OPTION_TABLE = "| Name | Type | Required | Description | Option |\n|---|---|---|---|---|\n"

@@ -965,14 +965,22 @@ def test_option_and_environment_values_are_tool_errors() -> None:
         return [issue.message for issue in parse_tool_skill(text).problems("t")]
 
     assert problems("git log -n{{n}} -{{n}} --format={{s}}") == []  # an integer is digits
-    # only '-' before a value in its word, the template's or a flag's (the values before it
-    # may be empty): the value is an option's text (`{{a}}-{{b}}`, b=-output=FILE)
-    [message] = problems("git log {{s}}-{{f}}")
+    # only '-' before a value at the start of its word, the template's or a flag's: the
+    # value is an option's text (`-{{f}}`, f=-output=FILE)
+    [message] = problems("git log -{{f}}")
     assert message == (
         "'{{f}}' follows only '-' at the start of its word: a value there chooses an option "
         "(write the option out, '--name={{f}}', or give the value a word of its own)"
     )
-    assert problems("git log {{s}}-{{n}}") == []  # an integer: `-5`
+    # a value first starts the word (an empty one is E100 at run: render's check)
+    for command in (
+        "git log {{s}}-{{f}}",
+        "printf %s {{s}}-{{f}}.png",
+        "docker run --name {{s}}-{{f}} img",
+        "date -d {{s}}-{{f}}-01",
+        "git log {{s}}-{{n}}",
+    ):
+        assert problems(command) == [], command
     rows += "| b | boolean | no | b |\n"
     [message] = problems("git log {{b:--}}{{s}}")
     assert message.startswith("'{{s}}' follows only '--' at the start of its word")

@@ -376,8 +376,8 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("grep -c bash {{value}}", "'{{value}}' is the code 'bash' runs"),
         ("env PATH={{value}} git status", "'{{value}}' is in the variable PATH that 'env' sets"),
         ("python3 -u{{value}} x.py", "'{{value}}' is glued to the option text '-u'"),
-        # only '-' before it, the template's or a flag's ({{n}} may be empty): git's option
-        ("git log {{n}}-{{value}}", "'{{value}}' follows only '-' at the start of its word"),
+        # only '-' before it at the start of the word, the template's or a flag's: an option
+        ("git log -{{value}}", "'{{value}}' follows only '-' at the start of its word"),
         ("git log {{loud:--}}{{value}}", "'{{value}}' follows only '--' at the start"),
         # perl's <> runs a file name ending in '|' and truncates one starting with '>'
         ("perl -ne print {{value}}", "'{{value}}' is a file 'perl -ne' opens with perl's"),
@@ -418,6 +418,9 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "make watch FILE={{value}}",
         "grep -r ssh host {{value}}",
         "git log {{value}}..{{value}} x{{n}}-{{value}} -{{n}}",  # text first; digits
+        # a value first starts the word (empty, it is E100 at run): names, dates
+        "docker run --name {{value}}-{{value}} img",
+        "printf %s {{value}}-{{n}}.png",
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:

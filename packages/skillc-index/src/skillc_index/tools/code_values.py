@@ -513,10 +513,12 @@ _OPTION_ARGUMENT = re.compile(r"-[^=]*=")
 
 
 def _option_values(word: tuple[Fragment, ...]) -> list[CodeValue]:
-    """The placeholders of ``word`` that choose an option's text: the text before one, the
-    template's and its flags' (the values before it may be empty), starts with ``-`` and has
-    no ``=`` (``-u{{x}}``, ``--{{x}}``, ``{{a}}-{{x}}``, ``{{f:--}}{{x}}``)."""
-    found: list[CodeValue] = []
+    """The placeholders of ``word`` that choose an option's text: the word's own text before
+    its first value, the template's and its flags', starts with ``-`` and has no ``=``
+    (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``, ``{{f:--}}{{x}}``, ``{{f:--v}}{{x}}``). A value first
+    (``{{a}}-{{b}}``, ``{{name}}-{{size}}.png``) starts the word: an empty one at run time
+    leaves ``-`` alone before the next, which :meth:`~skillc_index.tools.command.
+    CommandTemplate.render` refuses (E100)."""
     text = ""
     for fragment in word:
         if not isinstance(fragment, Placeholder):
@@ -524,8 +526,10 @@ def _option_values(word: tuple[Fragment, ...]) -> list[CodeValue]:
         elif fragment.modifier is not None:
             text += fragment.modifier
         elif text.startswith("-") and not _OPTION_ARGUMENT.match(text):
-            found.append(CodeValue(fragment, "option", text))
-    return found
+            return _values(word, "option", text)
+        else:
+            break
+    return []
 
 
 def _code_values(

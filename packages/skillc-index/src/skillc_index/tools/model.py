@@ -400,7 +400,7 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None
                 "PYTHONPATH...: write the value out)"
             )
         elif value.kind == "option" and not value.where.strip("-"):
-            message = (  # `-{{x}}`, `{{a}}-{{x}}` (a may be empty), `{{f:--}}{{x}}`
+            message = (  # `-{{x}}`, `{{f:--}}{{x}}` (`{{a}}-{{x}}`: E100 at run when a is empty)
                 f"{shown} follows only '{value.where}' at the start of its word: a value "
                 f"there chooses an option (write the option out, '--name={shown[1:-1]}', or "
                 "give the value a word of its own)"
