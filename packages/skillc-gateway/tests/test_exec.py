@@ -186,6 +186,48 @@ def test_a_signal_before_the_command_is_recorded_reaches_it() -> None:
     assert signal.getsignal(signal.SIGTERM) == before  # skc's handler is gone again
 
 
+def test_a_signal_before_the_command_starts_is_128_plus_n_and_starts_none(
+    resolved: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM to ``exec`` before its command started: 143, and no command started only to be
+    sent it; one while the start fails: 143 too, not 127 (the signal was dropped)."""
+    import contextlib
+    from collections.abc import Iterator
+
+    from skillc_gateway import _exec, exec_in_skill
+
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
+    real, popen = _exec.forwarded_signals, subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+
+    def recorded(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    @contextlib.contextmanager
+    def signalled(*, stop: bool = False) -> Iterator[Any]:
+        with real(stop=stop) as forwarding:
+            signal.raise_signal(signal.SIGTERM)  # handled here: no command yet
+            yield forwarding
+
+    with monkeypatch.context() as patched:
+        patched.setattr(_exec, "forwarded_signals", signalled)
+        patched.setattr(subprocess, "Popen", recorded)
+        result = exec_in_skill(resolved, ["true"])
+    for process in started:
+        process.wait()
+    assert (result.exit_code, result.error, started) == (128 + signal.SIGTERM, None, [])
+
+    def failing(*_args: Any, **_kwargs: Any) -> None:
+        signal.raise_signal(signal.SIGTERM)  # while it starts
+        raise FileNotFoundError(2, "No such file or directory", "nope")
+
+    monkeypatch.setattr(subprocess, "Popen", failing)
+    result = exec_in_skill(resolved, ["true"])
+    assert (result.exit_code, result.error) == (128 + signal.SIGTERM, None)
+
+
 def test_ctrl_c_is_the_command_s_to_answer(
     tool: Path, project: Path, clean_env: dict[str, str], line_within: Callable[..., Any]
 ) -> None:

@@ -18,15 +18,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from skillc_gateway._runner import (
     LUA_INIT,
     RUN_FOLDER,
+    HeadTail,
     RunPlan,
     assignments,
     bind_arguments,
@@ -935,6 +937,128 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
         for process in started[:1]:
             assert process.stdout is not None
             process.stdout.close()  # (the interrupt leaves it to the exiting process)
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """SIGINT raises ``KeyboardInterrupt`` in the test (a runner's worker may ignore it)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def started_tools(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """The processes ``run_in_group`` starts (``subprocess.Popen`` stood in for), killed and
+    reaped at the end whatever the test left."""
+    started: list[subprocess.Popen[bytes]] = []
+    real = subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    yield started
+    for process in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def test_a_signal_before_the_tool_starts_starts_none(
+    monkeypatch: pytest.MonkeyPatch, started_tools: list[subprocess.Popen[bytes]]
+) -> None:
+    """SIGTERM to ``run`` before its tool started: 143 (:class:`Stopped`), no tool started
+    only to be sent it; one while the start fails: 143 too, not 127 (it was dropped)."""
+    from skillc_gateway import _process
+    from skillc_gateway._process import Stopped
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
+    real = _process.forwarded_signals
+
+    @contextlib.contextmanager
+    def signalled(*, stop: bool = False) -> Iterator[_process.Forwarding]:
+        with real(stop=stop) as forwarding:
+            signal.raise_signal(signal.SIGTERM)  # handled here: no tool yet
+            yield forwarding
+
+    with monkeypatch.context() as patched:
+        patched.setattr(_process, "forwarded_signals", signalled)
+        with pytest.raises(Stopped) as stopped:
+            run_in_group(["true"], [HeadTail()], env={}, timeout=60)
+    assert (stopped.value.code, started_tools) == (128 + signal.SIGTERM, [])
+
+    def failing(*_args: Any, **_kwargs: Any) -> subprocess.Popen[bytes]:
+        signal.raise_signal(signal.SIGTERM)  # while it starts
+        raise FileNotFoundError(2, "No such file or directory", "nope")
+
+    monkeypatch.setattr(subprocess, "Popen", failing)
+    with pytest.raises(Stopped) as stopped:
+        run_in_group(["nope"], [HeadTail()], env={}, timeout=60)
+    assert stopped.value.code == 128 + signal.SIGTERM
+
+
+class _Interrupted(HeadTail):
+    """A stream whose reader cannot be made: Ctrl-C right after the tool started."""
+
+    @property
+    def read_from(self) -> Any:  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_right_after_the_tool_started_kills_it(
+    ctrl_c: None, started_tools: list[subprocess.Popen[bytes]]
+) -> None:
+    """A ``KeyboardInterrupt`` after the tool started and before its wait began (its readers
+    being made) skipped the kill: the tool, in a session of its own, ran on."""
+    from skillc_gateway._runner import run_in_group
+
+    code = "import time; time.sleep(120)"
+    with pytest.raises(KeyboardInterrupt):
+        run_in_group([sys.executable, "-c", code], [_Interrupted()], env={}, timeout=60)
+    [tool] = started_tools
+    assert tool.returncode == -signal.SIGKILL  # killed and reaped by run_in_group
+
+
+def test_a_second_ctrl_c_waits_for_the_cleanup(
+    tmp_path: Path,
+    ctrl_c: None,
+    monkeypatch: pytest.MonkeyPatch,
+    started_tools: list[subprocess.Popen[bytes]],
+) -> None:
+    """Ctrl-C while ``run`` kills what is left of its tool's group (its end's cleanup) cut
+    that short: a child the tool left behind ran on. The interrupt now waits until the group
+    is gone and goes on then."""
+    from skillc_gateway import _runner
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    pidfile = tmp_path / "child.pid"
+    real = _runner._signal_run
+
+    def interrupted(pgid: int, marker: bytes, signum: int, *, until_gone: bool = False) -> None:
+        if until_gone:
+            signal.raise_signal(signal.SIGINT)  # the second Ctrl-C, as the cleanup starts
+        real(pgid, marker, signum, until_gone=until_gone)
+
+    monkeypatch.setattr(_runner, "_signal_run", interrupted)
+    leave = f"sleep 120 >/dev/null 2>&1 & echo $! > {shlex.quote(str(pidfile))}"
+    with pytest.raises(KeyboardInterrupt):
+        run_in_group(["sh", "-c", leave], [HeadTail()], env={"PATH": "/usr/bin:/bin"}, timeout=60)
+    child = int(pidfile.read_text())
+    try:
+        assert not _alive(child)
+        assert started_tools[0].returncode == 0  # the tool's end was waited for
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
 
 
 # -- run: what a value may never become (issue 13) -----------------------------------------------

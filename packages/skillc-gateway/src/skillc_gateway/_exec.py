@@ -235,7 +235,7 @@ def exec_in_skill(
     environ = os.environ if environ is None else environ
     started = time.monotonic()
 
-    def failure(code: int, message: str) -> ExecResult:
+    def failure(code: int, message: str | None) -> ExecResult:
         return ExecResult(code, int((time.monotonic() - started) * 1000), message)
 
     env = exec_environment(environ, skill.source)
@@ -243,12 +243,18 @@ def exec_in_skill(
     if program is None and "/" not in argv[0]:
         return failure(*not_started(argv[0]))
     with forwarded_signals() as forwarding:
+        # SIGTERM before the command started: 128+N, as if it had ended it (never started
+        # only to be sent it); one while it failed to start: 128+N too, not 127
+        if (signum := forwarding.before_start()) is not None:
+            return failure(128 + signum, None)
         try:
             process = subprocess.Popen(
                 list(argv), executable=program, shell=False, cwd=skill.source, env=env,
                 close_fds=True,
             )  # fmt: skip
         except (OSError, ValueError) as exc:  # ValueError: a NUL character in an argument
+            if (signum := forwarding.before_start()) is not None:
+                return failure(128 + signum, None)
             path = program or skill.source / argv[0]
             return failure(*not_started(path, argv[0], exc, skill.source, EXEC_FOLDER))
         forwarding.start(process.send_signal)

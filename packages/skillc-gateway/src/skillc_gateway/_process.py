@@ -3,7 +3,8 @@
 (:func:`skillc_gateway._exec.exec_in_skill`) share.
 
 :func:`forwarded_signals` passes SIGTERM, SIGHUP and SIGQUIT sent to this process on to the
-program while it runs.
+program while it runs; :func:`signals_held` holds them and SIGINT back while a program's end
+is cleaned up.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = [
     "Forwarding",
     "Stopped",
     "forwarded_signals",
+    "signals_held",
 ]
 
 #: Signals passed on to a started program while this process waits for it (SIGINT from a
@@ -50,6 +52,17 @@ class Forwarding:
         self.stop = stop
         self.senders: list[Sender] = []
         self.missed: list[int] = []
+
+    def before_start(self) -> int | None:
+        """The number of a signal that came before the program started (none is started
+        then: it would only be sent that signal), or None. With ``stop``, :class:`Stopped`
+        is raised instead (called again when the start failed: 128+N, not 127)."""
+        if not self.missed:
+            return None
+        if self.stop:
+            self.stop = False
+            raise Stopped(self.missed[0])
+        return self.missed[0]
 
     def start(self, sender: Sender) -> None:
         """Send the program's signals to ``sender``, first those that came before it started
@@ -108,3 +121,31 @@ def forwarded_signals(*, stop: bool = False) -> Iterator[Forwarding]:
     finally:
         for signum, previous in saved.items():
             signal.signal(signum, previous)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """While the block runs, SIGINT and the :data:`FORWARDED` signals wait: one that comes is
+    noted, and raised again once the block is done, for the handler set before. The cleanup
+    of a program's end (its group killed, waited for) is so not cut short by a second Ctrl-C.
+    Python's handlers are swapped, not the thread's signal mask: any thread of the process
+    (a reader of the program's output) may receive a signal, and the main thread then runs
+    its handler all the same. In the main thread only (elsewhere no handler runs in the
+    block); a signal ignored stays so."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    saved: dict[int, Any] = {}
+    for name in ("SIGINT", *FORWARDED):
+        signum = getattr(signal, name, None)
+        if signum is None or signal.getsignal(signum) in (signal.SIG_IGN, None):
+            continue
+        saved[signum] = signal.signal(signum, lambda number, _frame: came.append(number))
+    try:
+        yield
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
+        for signum in dict.fromkeys(came):
+            signal.raise_signal(signum)

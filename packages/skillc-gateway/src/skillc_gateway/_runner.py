@@ -505,33 +505,39 @@ def run_in_group(
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
     """
-    from skillc_gateway._process import Stopped, forwarded_signals
+    from skillc_gateway._process import Stopped, forwarded_signals, signals_held
 
     started = time.monotonic()
     run_id = os.urandom(12).hex()
     marker = f"{RUN_MARKER}={run_id}".encode()
+    deadline = started + timeout
+    timed_out = False
+    readers: list[threading.Thread] = []
     with forwarded_signals(stop=True) as forwarding:
-        process = subprocess.Popen(
-            list(argv),
-            shell=False,
-            cwd=cwd,
-            env={**env, RUN_MARKER: run_id},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-        )
-        pipes = [process.stdout, process.stderr][: len(streams)]
-        readers = [
-            threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
-            for stream, pipe in zip(streams, pipes, strict=True)
-        ]
-        for reader in readers:
-            reader.start()
-        deadline = started + timeout
-        timed_out = False
+        forwarding.before_start()  # SIGTERM already: Stopped, no tool started to be killed
         try:
+            process = subprocess.Popen(
+                list(argv),
+                shell=False,
+                cwd=cwd,
+                env={**env, RUN_MARKER: run_id},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            forwarding.before_start()  # a signal while it started: 128+N, not 127
+            raise
+        pipes = [process.stdout, process.stderr][: len(streams)]
+        try:  # from here on the tool is killed however this ends (Ctrl-C included)
+            readers += [
+                threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
+                for stream, pipe in zip(streams, pipes, strict=True)
+            ]
+            for reader in readers:
+                reader.start()
             forwarding.start(lambda signum: _signal_run(process.pid, marker, signum))
             try:
                 process.wait(timeout=max(deadline - time.monotonic(), 0))
@@ -553,9 +559,10 @@ def run_in_group(
                     process.wait(timeout=KILL_GRACE)
             raise
         finally:
-            forwarding.settle()
-            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
-            process.wait()
+            with signals_held():  # a second Ctrl-C waits until the tool's group is gone
+                forwarding.settle()
+                _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+                process.wait()
     for reader, pipe in zip(readers, pipes, strict=True):
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():
