@@ -332,8 +332,7 @@ class Skill:
         """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
         from skillc_index import parse_tool_skill
 
-        # a name the skill holds is a script (`node --trace-warnings cli`), as skc run reads it
-        return parse_tool_skill(self.skill_md_text, self.name, self.exists)
+        return parse_tool_skill(self.skill_md_text, self.name, self.exists)  # holds: as run
 
     @cached_property
     def folders(self) -> frozenset[str]:
