@@ -563,3 +563,32 @@ def test_a_markdown_file_is_looked_through_for_keys_as_far_as_the_linter_reads_i
         "deployer: refs/setup.md holds a GitHub token (ghp_iK…8g): packaged all the same; "
         "anyone who installs the skill can read it (SKL904)",
     ]
+
+
+def test_a_folder_renamed_its_name_not_is_packaged_under_the_name_build_deploys(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A skill's folder renamed (``pdf-forms`` to ``pdf-filler``), its ``name:`` not: build
+    deployed ``.claude/skills/pdf-filler`` and package wrote ``pdf-forms.zip`` and a plugin
+    named ``pdf-forms``, both without a word. Package takes the name build deploys (the
+    folder's), the frontmatter's set to it and said, as a build's projection does."""
+    write_skill(project / ".skillc" / "skills" / "pdf-filler", name="pdf-forms")
+    run = cli("skillc-index", script=True)
+    built = run("build", "pdf-filler", "--target", "claude")
+    assert built.returncode == 0, built.stderr
+    assert (project / ".claude" / "skills" / "pdf-filler").is_dir()
+    done = run("package", "pdf-filler", "-o", "out")
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in (project / "out").iterdir()) == [
+        ".skillc-package.json",
+        "pdf-filler.zip",
+    ]
+    with zipfile.ZipFile(project / "out" / "pdf-filler.zip") as archive:
+        assert archive.namelist() == ["pdf-filler/SKILL.md"]
+        assert archive.read("pdf-filler/SKILL.md").decode().startswith("---\nname: pdf-filler\n")
+    assert "'name' set to 'pdf-filler', the name of its folder" in done.stderr
+    plugin = run("package", "pdf-filler", "--to", "plugin", "-o", "plugin")
+    assert plugin.returncode == 0, plugin.stderr
+    made = project / "plugin" / "pdf-filler"
+    assert json.loads((made / "plugin.json").read_text(encoding="utf-8"))["name"] == "pdf-filler"
+    assert (made / "skills" / "pdf-filler" / "SKILL.md").is_file()

@@ -75,7 +75,8 @@ class PackedSkill(Record):
     """One skill as a package holds it."""
 
     name: str
-    """Its folder in the package: the frontmatter ``name``."""
+    """Its folder in the package: the name build deploys it as (its folder's, not the
+    frontmatter's ``name``)."""
     description: str
     files: tuple[ArchiveEntry, ...]
     """Paths relative to the skill's folder, SKILL.md with the projected frontmatter."""
@@ -197,21 +198,26 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     encoding = encoding_problem(skill_md) if "\ufffd" in text else None
     front = parse_frontmatter(text)
     meta = read_skill_metadata(MarkdownDoc(front, (), (), 0), bom=other_bom(skill_md))  # E011
-    # the name is the skill's folder in the package: the name rule always (a name such as
-    # "../x" would write outside the output folder), a strict format's other rules too, of
-    # the name as written ('trail-space ' is kept in the file; meta.name is stripped)
+    # the skill's folder in the package is the name build deploys it as (its store entry's,
+    # else its folder's: a folder renamed, its name: not, is packaged under the folder's
+    # name, its frontmatter's name set to it where the format reads one, as a build's is):
+    # the name rule always (the name becomes a path), a strict format's other rules too; and
+    # the name rule of the name as written ('trail-space ' is kept in the file; meta.name is
+    # stripped), which a format that reads the folder's name keeps as it is
+    folder = resolved.name
     written = str(front.field_12("name"))
-    problem = skill_name_problem(written)
-    problems = name_refusals(written, dialect) if dialect.strict else []
-    if problem is not None and problem not in problems:
-        problems.insert(0, problem)
-    if problems:
-        raise PackageRefused(written, fmt, "; ".join(problems))
+    for name, hint in dict.fromkeys(((written, ""), (folder, "; rename the folder"))):
+        problem = skill_name_problem(name)
+        problems = name_refusals(name, dialect) if dialect.strict and name == folder else []
+        if problem is not None and problem not in problems:
+            problems.insert(0, problem)
+        if problems:
+            raise PackageRefused(name, fmt, "; ".join(problems) + hint)
     texts = scalar_texts(front)  # 1.10 written as '1.10' where a string is due
     # have: the files packaged, so a hook's script left out (hidden, excluded) is a warning,
     # as a build's (named_files): the installed hook would fail to run, blocking nothing
     projection = project(
-        front.data_12, dialect, fmt, side_sources(source), texts=texts, have=contents
+        front.data_12, dialect, fmt, side_sources(source), folder, texts=texts, have=contents
     )
     twice = _written_once(front.repeated, projection.frontmatter, fmt, dialect.agent)
     rewritten = projection.changed or bool(front.repeated)
@@ -224,13 +230,13 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         contents[SKILL_FILE] = contents[SKILL_FILE]._replace(data=skill_md.removeprefix(BOM_BYTES))
     description = projection.frontmatter.get("description", meta.description)
     # what Windows or macOS cannot unpack as it is: a name, a clash of two (no second copy)
-    clashes = tuple(Notice(f"{meta.name}: {problem.text}") for problem in path_problems(contents))
+    clashes = tuple(Notice(f"{folder}: {problem.text}") for problem in path_problems(contents))
     if encoding:  # as the format writes it: the same source went out as different text
         how = "rewritten, each byte UTF-8 cannot read as U+FFFD" if rewritten else "kept as it is"
-        clashes += (encoding_notice(meta.name, encoding, how),)
-    clashes += tuple(lfs_notice(meta.name, rel, "packaged as it is") for rel in pointers)
+        clashes += (encoding_notice(folder, encoding, how),)
+    clashes += tuple(lfs_notice(folder, rel, "packaged as it is") for rel in pointers)
     return PackedSkill(
-        meta.name,
+        folder,
         " ".join(str(description).split()),
         tuple(contents[rel] for rel in sorted(contents)),
         (*twice, *projection.changes),
@@ -238,7 +244,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
         (
             *resolved.notices,
             *(
-                Notice(f"{meta.name}: {text}")
+                Notice(f"{folder}: {text}")
                 for text in (*said, *projection.warnings, *projection.unheld)
             ),
             *skipped_notices(source, found.skipped, "packaged"),
