@@ -607,6 +607,36 @@ def test_repository_skills_rebuild_after_an_edit(
     assert "Newest text." in copy.read_text()
 
 
+def test_all_and_a_build_by_name_say_a_copy_s_folder_is_gone_as_list_does(
+    cli: Callable[..., Run], project: Path, write_skill: WriteSkill
+) -> None:
+    """``skills/pdf-fill`` built, then renamed ``skills/pdf-forms`` (its ``name:`` too):
+    ``build --all`` went on building the old name's store copy ("up to date pdf-fill")
+    without a word; only ``skc list`` said its folder is gone. The build of that copy (by
+    ``--all``, by its name) says what list says, once, and builds it as it is."""
+    skc = cli("skillc-index", script=True)
+    write_skill(project / "skills" / "pdf-fill")
+    assert skc("build", "skills/").returncode == 0
+    (project / "skills" / "pdf-fill").rename(project / "skills" / "pdf-forms")
+    write_skill(project / "skills" / "pdf-forms")
+    assert skc("build", "skills/").returncode == 0
+    copy = project / ".skillc" / "skills" / "pdf-fill"
+    gone = (
+        "warning: skill 'pdf-fill' (.skillc/skills/pdf-fill) was imported from "
+        f"skills/pdf-fill, which is gone (to remove it: rm -r {copy}, then its deployments "
+        f"(skc list says how); to keep it as it is: rm {copy}/.skillc-import.json)"
+    )
+    listed = skc("list")
+    assert listed.returncode == 0 and listed.stderr.splitlines() == [gone], listed.stderr
+    every = skc("build", "--all")
+    assert every.returncode == 0, every.stderr
+    assert every.stderr.splitlines().count(gone) == 1, every.stderr
+    assert statuses(every.stdout) == {"pdf-fill": "up to date", "pdf-forms": "up to date"}
+    named = skc("build", "pdf-fill")
+    assert named.returncode == 0 and named.stderr.splitlines().count(gone) == 1, named.stderr
+    assert "Traceback" not in every.stderr + named.stderr
+
+
 def test_all_writes_an_older_absolute_import_record_relative(
     index: Run, project: Path, write_skill: WriteSkill
 ) -> None:

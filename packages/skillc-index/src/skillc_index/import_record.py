@@ -118,6 +118,32 @@ def import_origin(
     return origin
 
 
+def origin_gone(
+    name: str, copy: Path, record: ImportRecord, layout: Layout, real: Path | None = None
+) -> str | None:
+    """The warning of the store copy ``copy`` (the skill ``name``, its record ``record``;
+    ``real``: its real path, when the caller has it)
+    when the folder it was imported from no longer holds a skill (renamed or deleted: the
+    copy's stub is still deployed, and ``build --all`` builds the copy as it is), with how to
+    remove the copy or keep it as it is; None when the folder is there. ``skc list`` and a
+    build of the copy say it alike. Raises :class:`~skillc_index.diagnostics.UnreadableFile`
+    when the folder cannot be read (a folder above it of mode 000): it may well be there."""
+    from shlex import quote
+
+    from skillc_index.files import is_file
+
+    folder = record.folder(Path(os.path.realpath(copy)) if real is None else real)
+    # (a name too long: not there)
+    if folder is not None and is_file(folder / SKILL_FILE, denied=True):
+        return None
+    how = (
+        f"to remove it: rm -r {quote(str(copy))}, then its deployments (skc list "
+        f"says how); to keep it as it is: rm {quote(str(copy / IMPORT_RECORD))}"
+    )
+    where = layout.display(copy)
+    return f"skill '{name}' ({where}) was imported from {record.origin}, which is gone ({how})"
+
+
 def walk_origin(origin: Path) -> OriginWalk:
     """The folder ``origin`` walked as an import reads it (:func:`~skillc_index.files.
     walk_skill`, with its folders and the ``.gitignore`` rules met): once for

@@ -12,8 +12,15 @@ from skillc_index.build.store import (
     origin_view,
     same_for_git,
 )
+from skillc_index.diagnostics import Notice
 from skillc_index.digests import source_hash
-from skillc_index.import_record import ImportRecord, OriginWalk, import_origin, walk_origin
+from skillc_index.import_record import (
+    ImportRecord,
+    OriginWalk,
+    import_origin,
+    origin_gone,
+    walk_origin,
+)
 from skillc_index.layout import (
     Layout,
     ResolvedSkill,
@@ -76,15 +83,22 @@ def from_origin(
     project store, a folder inside the project only: :func:`import_origin`) and changed
     since it was imported, or its record is of an older form (absolute, which the import
     writes relative again) (else the store skill is built as it is, edited in place say): the
-    folder's files, hash and the copy's record are then handed back with it."""
+    folder's files, hash and the copy's record are then handed back with it. A store skill
+    whose folder is gone (renamed or deleted) is built as it is with ``skc list``'s warning
+    (:func:`~skillc_index.import_record.origin_gone`) among its notices."""
     origin = resolved.imported_from
     known = None
     if origin is not None:
         scope, runtime, _ = runtime_for(origin, layout, force_global=force_global)
     elif resolved.in_store:
-        record = ImportRecord.read(resolved.source)
+        real = resolved.source  # (canonical)
+        named = (resolved.name, layout.store(resolved.scope) / real.name)
+        record = ImportRecord.read(real)
         if record is not None:
             origin = import_origin(resolved.source, resolved.scope, layout, record=record)
+            gone = None if origin is not None else origin_gone(*named, record, layout, real)
+            if gone is not None:  # built as it is, said as skc list says it
+                resolved = resolved._replace(notices=(*resolved.notices, Notice(gone)))
         if origin is not None and record is not None:
             known = read_origin(origin, record, layout)
             if import_current(resolved.source, resolved.scope, origin, known, layout):

@@ -310,36 +310,27 @@ def _import_status(
     deployed), with how to remove the copy or keep it as it is; or one, advising nothing,
     when the folder cannot be read (a folder above it of mode 000): it may well be there."""
     from skillc_index.diagnostics import UnreadableFile
-    from skillc_index.files import is_file
     from skillc_index.import_record import (
         ImportRecord,
         import_origin,
+        origin_gone,
         unchanged_since_import,
         walk_origin,
     )
-    from skillc_index.layout import IMPORT_RECORD
 
     record = ImportRecord.read(store.real)
     if record is None:
         return None, None
-    folder = record.folder(store.real)
-    where = layout.display(store.path)
-    try:  # (a name too long: not there)
-        there = folder is not None and is_file(folder / SKILL_FILE, denied=True)
+    try:
+        gone = origin_gone(store.name, store.path, record, layout, store.real)
     except UnreadableFile as exc:  # there or not, no one can tell: nothing to remove
+        where = layout.display(store.path)
         why = f"skill '{store.name}' ({where}) was imported from {record.origin}"
         return None, Notice(
             f"{why}, which cannot be read ({exc.reason}); its store copy is listed as it is"
         )
-    if not there:
-        from shlex import quote
-
-        how = (
-            f"to remove it: rm -r {quote(str(store.path))}, then its deployments (skc list "
-            f"says how); to keep it as it is: rm {quote(str(store.path / IMPORT_RECORD))}"
-        )
-        why = f"skill '{store.name}' ({where}) was imported from {record.origin}, which is gone"
-        return None, Notice(f"{why} ({how})")
+    if gone is not None:
+        return None, Notice(gone)
     origin = None if not check else import_origin(store.real, store.scope, layout, record=record)
     if origin is None:
         return None, None
