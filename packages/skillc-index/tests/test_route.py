@@ -2071,3 +2071,49 @@ def test_a_batch_of_named_skills_leaves_a_global_route_alone(
         assert f"warning: {name} deployed nowhere: {why}" in said, both.stderr
     assert names(folder) == [ROUTER_NAME]
     assert "deployed" not in both.stdout, both.stdout
+
+
+def test_a_parked_deployment_whose_store_skill_is_gone_is_said_and_never_put_back(
+    cli: Callable[..., Run], layout: Layout, project: Path, write_skill: WriteSkill
+) -> None:
+    """alpha and beta built, routed (their links parked), then alpha renamed gamma in the
+    store: ``route status`` said ``alpha deployment routed``, "2 skills behind it", ``list``
+    said nothing, and ``route uninstall`` put back ``.claude/skills/alpha``, a stub of a
+    skill that is no longer there. Status calls it ``gone`` and counts it not, status and
+    list warn with how to remove it, and uninstall leaves it where it is, saying why."""
+    index = cli("skillc-index", script=True)
+    store = layout.store("project")
+    for name in ("alpha", "beta"):
+        write_skill(store / name)
+        assert index("build", name).returncode == 0
+    assert index("route", "install").returncode == 0
+    (store / "alpha").rename(store / "gamma")
+    write_skill(store / "gamma")
+    assert index("build", "gamma").returncode == 0
+    parked = project / ".skillc" / "router" / "claude" / "alpha"
+    warning = (
+        f"warning: .skillc/router/claude/alpha (parked) is a deployment of {store / 'alpha'}, "
+        f"which is gone (to remove it: rm {parked}, then rm -r "
+        f"{project / '.skillc' / 'runtime' / 'alpha'}, its runtime with its usage logs, once "
+        "no other agent folder links to it)"
+    )
+    status = index("route", "status", "--format", "json")
+    assert status.returncode == 0, status.stderr
+    shown = json.loads(status.stdout)
+    assert shown["routed"] == 1
+    assert {s["name"]: s["action"] for s in shown["skills"]} == {"alpha": "gone", "beta": "routed"}
+    assert warning in status.stderr.splitlines()
+    text = index("route", "status")
+    assert "router installed, 1 skill behind it" in text.stdout
+    listed = index("list")
+    assert listed.returncode == 0 and warning in listed.stderr.splitlines(), listed.stderr
+    done = index("route", "uninstall")
+    assert done.returncode == 0, done.stderr
+    assert "restored: .skillc/router/claude/beta -> .claude/skills/beta" in done.stdout
+    assert (
+        "left: .skillc/router/claude/alpha: a deployment of "
+        f"{store / 'alpha'}, which is gone (to remove it: rm {parked}, "
+    ) in done.stdout
+    assert done.stdout.rstrip().endswith("1 skill put back; router removed")
+    assert sorted(names(project / ".claude" / "skills")) == ["beta", "gamma"]
+    assert parked.is_symlink()  # left as it is: nothing skillc deletes unasked

@@ -133,7 +133,8 @@ def test_uninstall_keeps_a_runtime_another_agent_parked_a_link_to(
 ) -> None:
     """Claude's foo routed, built for Codex (a link to the runtime install built), Codex
     routed (that link parked): uninstalling Claude removed the runtime, and Codex's
-    uninstall put back a link to nothing."""
+    uninstall put back a link to nothing. The runtime is kept; Codex's uninstall then
+    leaves the link parked (its store skill is gone: Claude's uninstall moved it back)."""
     claude = project / ".claude" / "skills"
     agent_skill(claude, "foo")
     route_json(cli, "install")
@@ -145,9 +146,16 @@ def test_uninstall_keeps_a_runtime_another_agent_parked_a_link_to(
     done = route(cli, "uninstall", "--format", "json")
     assert json.loads(done.stdout)["runtimes_removed"] == []
     assert "kept the runtime of 'foo': .skillc/router/codex/foo links to it" in done.stderr
-    route_json(cli, "uninstall", "-t", "codex")
-    entry = project / ".agents" / "skills" / "foo"
-    assert entry.is_symlink() and (entry / "SKILL.md").is_file()  # Codex reads it again
+    assert (project / ".skillc" / "runtime" / "foo" / "SKILL.md").is_file()  # kept
+    # Claude's uninstall moved foo out of the store: the parked link stands for a store
+    # skill that is gone (skc list called it so once put back), left where it is and said
+    undone = route(cli, "uninstall", "-t", "codex", "--format", "json")
+    assert undone.returncode == 0, undone.stderr
+    (left,) = json.loads(undone.stdout)["left"]
+    assert left["name"] == "foo" and left["path"] == str(parked)
+    assert left["reason"].startswith(f"a deployment of {layout.store('project') / 'foo'}, ")
+    assert left["reason"].endswith("; not put back, left where it is and forgotten")
+    assert parked.is_symlink() and not (project / ".agents" / "skills" / "foo").exists()
     assert (claude / "foo" / "SKILL.md").is_file()
 
 

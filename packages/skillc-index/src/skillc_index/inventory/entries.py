@@ -62,6 +62,7 @@ __all__ = [
     "Location",
     "LocationKind",
     "Skipped",
+    "deployment_gone",
     "distinct",
     "gone_link",
     "group",
@@ -276,18 +277,9 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         return Skipped(root.path / name, "a deployment whose manifest cannot be read")
     if source is not None:
         source = os.path.realpath(source)
-        try:  # only a SKILL.md not there is gone: one that cannot be read is no reason to delete
-            there = stat.S_ISREG(os.stat(f"{source}/{SKILL_FILE}").st_mode)
-        except (FileNotFoundError, NotADirectoryError, ValueError):
-            there = False
-        except OSError as exc:
-            why = f"a deployment of {source}, which cannot be read ({exc.strerror or exc})"
-            return Skipped(root.path / name, why)
-        if not there:
-            gone = (
-                f"a deployment of {source}, which is gone ({removal(full, real, source, layout)})"
-            )
-            return Skipped(root.path / name, gone)
+        missing = _source_missing(full, real, source, layout)
+        if missing is not None:
+            return Skipped(root.path / name, missing[1])
     kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
     return Location(
         root.path / name,
@@ -300,6 +292,41 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         root.plugin,
         root.marketplace,
     )
+
+
+def _source_missing(full: str, real: str, source: str, layout: Layout) -> tuple[bool, str] | None:
+    """Whether the store skill ``source`` (a real path) of skillc's deployment ``full`` (its
+    real path ``real``) is gone, and why it is skipped: its SKILL.md not there (gone: how to
+    remove the deployment, :func:`removal`) or not readable (no reason to delete); None
+    when it is there."""
+    try:  # only a SKILL.md not there is gone: one that cannot be read is no reason to delete
+        there = stat.S_ISREG(os.stat(f"{source}/{SKILL_FILE}").st_mode)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        there = False
+    except OSError as exc:
+        return False, f"a deployment of {source}, which cannot be read ({exc.strerror or exc})"
+    if there:
+        return None
+    return True, f"a deployment of {source}, which is gone ({removal(full, real, source, layout)})"
+
+
+def deployment_gone(full: str, layout: Layout, real: str | None = None) -> str | None:
+    """Why the entry ``full`` (a deployment skillc made: a link to a runtime, skillc's copy)
+    stands for a store skill that is gone (renamed or deleted since its build), in the
+    listing's words (``a deployment of <source>, which is gone (to remove it: ...)``); None
+    when it is no deployment of skillc's, its store skill is there or cannot be read. What a
+    deployment parked behind a router (``skc route``) is checked with: the inventory never
+    lists the parking folders (``real``: the real path it leads to, when it is not where it
+    lies: a parked link's text is read from the agent folder it came from)."""
+    real = os.path.realpath(full) if real is None else real
+    try:
+        source = deployed_source(real, layout, gone=True, strict=True)
+    except (OSError, ValueError):
+        return None
+    if source is None:
+        return None
+    missing = _source_missing(full, real, os.path.realpath(source), layout)
+    return missing[1] if missing is not None and missing[0] else None
 
 
 def removal(entry: str | None, real: str, source: str, layout: Layout) -> str:

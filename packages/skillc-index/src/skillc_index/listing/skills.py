@@ -516,6 +516,9 @@ def list_skills(
         found.append(entry)
         if store is not None or (skill.managed and builds):
             built.add(id(entry))
+    from skillc_index.route.place import parked_gone_all
+
+    notices += parked_gone_all(layout)  # (behind a router: the inventory does not list them)
     found.sort(key=lambda entry: (entry.scope != "project", entry.name))
     matching = [
         entry

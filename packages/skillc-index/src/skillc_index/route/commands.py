@@ -31,6 +31,8 @@ from skillc_index.route.place import (
     RoutePlace,
     check_agent_folder,
     made_by_route,
+    parked_gone,
+    parked_gone_notice,
     route_lock,
     route_place,
     routed_as,
@@ -499,7 +501,8 @@ def _ignore_route(
 
 def route_status(session: Session, agent: str = "claude", *, global_: bool = False) -> RouteResult:
     """What is routed for ``agent``'s folder: each recorded skill (``routed``: behind the
-    router; ``in-place``: back in the folder; ``missing``), the router, and in ``left`` the
+    router; ``in-place``: back in the folder; ``missing``; ``gone``: a parked deployment
+    whose store skill is gone, a warning saying how to remove it), the router, and in ``left`` the
     skills of the folder that are not behind it (added since: ``install`` routes them)."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
@@ -509,11 +512,16 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
         place = place._replace(folder=place.base / manifest.folder)
         check_agent_folder(place, layout, place.folder)
     skills: list[RoutedSkill] = []
+    notices: list[Notice] = []
     for record in manifest.records if manifest else ():
         origin = place.folder / record.name
         destination = place.destination(record.name, record.kind)
-        if is_ours(record, destination):
-            action: Action = "routed"
+        gone = parked_gone(place, record, layout)
+        if gone is not None:  # no agent loads it, the router counts it not
+            action: Action = "gone"
+            notices.append(parked_gone_notice(place, record, gone, layout))
+        elif is_ours(record, destination):
+            action = "routed"
         elif is_ours(record, origin):
             action = "in-place"
         else:
@@ -531,7 +539,7 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
                 left.append(SkillLeft(name, place.folder / name, why, why))
         except OSError as exc:
             scan.skip(name, exc)
-    notices = scan.warnings(place)
+    notices[:0] = scan.warnings(place)
     if router_state == "edited":
         notices.append(Notice(f"the router {place.router} was edited since skillc wrote it"))
     return RouteResult(

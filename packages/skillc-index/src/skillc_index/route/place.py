@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.atomic import ensure_dir
-from skillc_index.diagnostics import UnknownTarget
+from skillc_index.diagnostics import Notice, UnknownTarget
 from skillc_index.files import inside
 from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
 from skillc_index.route import ROUTES_DIR
-from skillc_index.route.manifest import RouteManifest, read_route_manifest
+from skillc_index.route.manifest import MoveRecord, RouteManifest, read_route_manifest
 from skillc_index.route.result import Kind, NoProjectToRoute, RouteBusy, RouteOutside
 from skillc_index.route.router_skill import ROUTER_NAME
 
@@ -37,6 +37,9 @@ __all__ = [
     "install_command",
     "linked_from",
     "made_by_route",
+    "parked_gone",
+    "parked_gone_all",
+    "parked_gone_notice",
     "parking_folders",
     "parking_roots",
     "route_lock",
@@ -324,6 +327,43 @@ def routed_names(layout: Layout, scope: Scope) -> dict[str, Path]:
             ):
                 found[record.name] = place.folder
     return found
+
+
+def parked_gone(place: RoutePlace, record: MoveRecord, layout: Layout) -> str | None:
+    """Why the deployment ``record`` parked behind ``place``'s router (at its place there:
+    :func:`~skillc_index.route.manifest.is_ours`) stands for a store skill that is gone
+    (renamed or deleted since ``route install`` parked it), in the listing's words
+    (:func:`~skillc_index.inventory.entries.deployment_gone`: how to remove it); None for a
+    folder moved into the store, one not at its place, or one whose skill is there. No agent
+    loads it: ``route status`` calls it ``gone``, ``route uninstall`` does not put it back
+    (an agent would list a skill that is not there), ``skc list`` warns of it."""
+    from skillc_index.build.deploy import link_target
+    from skillc_index.inventory.entries import deployment_gone
+    from skillc_index.route.manifest import is_ours
+
+    parked = place.destination(record.name, record.kind)
+    if record.kind != "deployment" or not is_ours(record, parked):
+        return None
+    real = link_target(parked, place.folder)  # (None: skillc's copy, read where it is)
+    return deployment_gone(str(parked), layout, real)
+
+
+def parked_gone_notice(place: RoutePlace, record: MoveRecord, why: str, layout: Layout) -> Notice:
+    """The warning of ``route status`` and ``skc list`` of the deployment ``record`` parked
+    behind ``place``'s router whose store skill is gone (``why``: :func:`parked_gone`)."""
+    return Notice(
+        f"{layout.display(place.destination(record.name, record.kind))} (parked) is {why}"
+    )
+
+
+def parked_gone_all(layout: Layout) -> Iterator[Notice]:
+    """The warning of each deployment parked behind a router of ``layout``'s scopes whose
+    store skill is gone (:func:`parked_gone`, :func:`parked_gone_notice`): ``skc list``'s."""
+    for place, recorded in _routes(layout, layout.scopes()):
+        for record in recorded.records:
+            why = parked_gone(place, record, layout)
+            if why is not None:
+                yield parked_gone_notice(place, record, why, layout)
 
 
 def parking_roots(layout: Layout, scope: Scope) -> dict[str, Path]:

@@ -37,8 +37,8 @@ Command = Literal["install", "uninstall", "status"]
 #   install:   moved (to the store), parked (a deployment), unlinked (a duplicate of a parked
 #              deployment), routed (already behind the router);
 #   uninstall: restored, in-place (it never left);
-#   status:    routed, in-place, missing.
-Action = Literal["moved", "parked", "unlinked", "routed", "restored", "in-place", "missing"]
+#   status:    routed, in-place, missing, gone (a parked deployment whose store skill is gone).
+Action = Literal["moved", "parked", "unlinked", "routed", "restored", "in-place", "missing", "gone"]
 
 
 class RoutedSkill(NamedTuple):

@@ -22,7 +22,7 @@ RoutedSkillShape = TypedDict(
         "from": str,
         "to": str,
         "action": Literal[
-            "moved", "parked", "unlinked", "routed", "restored", "in-place", "missing"
+            "moved", "parked", "unlinked", "routed", "restored", "in-place", "missing", "gone"
         ],
     },
 )

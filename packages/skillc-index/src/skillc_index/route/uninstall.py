@@ -31,6 +31,7 @@ from skillc_index.route.place import (
     RoutePlace,
     check_agent_folder,
     made_by_route,
+    parked_gone,
     route_lock,
     route_place,
 )
@@ -64,7 +65,9 @@ def route_uninstall(
     """Put every routed skill of ``agent``'s folder back where it was and remove the router.
     What cannot go back (its place is taken) stays behind the router, is reported, and stays
     in the manifest for a later run; the router stays too while any skill is behind it (its
-    count updated). One that changed in the store is reported and forgotten. Nothing routed:
+    count updated). One that changed in the store is reported and forgotten, and so is a
+    parked deployment whose store skill is gone (renamed or deleted: :func:`~skillc_index.
+    route.place.parked_gone`), left where it is, never deployed again. Nothing routed:
     nothing to do."""
     layout, config = session.layout, session.config
     place = route_place(layout, config, agent, global_)
@@ -127,6 +130,10 @@ def _uninstall(
     remaining: list[MoveRecord] = []
     notices: list[Notice] = []
 
+    # looked at before any folder leaves the store: a deployment of a folder this run puts
+    # back is not one of a skill that is gone
+    orphans = {r.name: why for r in manifest.records if (why := parked_gone(place, r, layout))}
+
     def put_back(record: MoveRecord) -> None:
         origin = folder / record.name
         destination = place.destination(record.name, record.kind)
@@ -137,6 +144,10 @@ def _uninstall(
             else:
                 why = "not at its place behind the router any more; forgotten"
                 left.append(SkillLeft(record.name, destination, why, "forgotten"))
+            return
+        if record.name in orphans:  # put back, agents would list a skill that is not there
+            why = f"{orphans[record.name]}; not put back, left where it is and forgotten"
+            left.append(SkillLeft(record.name, destination, why, "its skill is gone"))
             return
         if lexists(origin):
             kept: Path | None = origin  # what is at the skill's place, when it is taken
