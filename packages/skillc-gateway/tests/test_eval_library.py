@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -691,3 +692,33 @@ def test_a_skill_below_a_folder_whose_name_is_not_utf8_is_evaluated(
         assert [(s["name"], s["cases"], s["recall"]) for s in report["skills"]] == [
             ("pdfx", 1, 1.0)
         ]
+
+
+def test_a_stub_left_deployed_after_a_rename_is_in_the_library_as_the_agent_lists_it(
+    cli: Any, project: Path, write_skill: Any
+) -> None:
+    """my-skill built, then renamed git-summary and built: Claude Code still lists the old
+    stub (``.claude/skills/my-skill``, the same description) and ``list --budget`` counts it
+    (2 skills), but eval scored against "a claude listing of 1 skill", so the collision the
+    agent meets went unseen. The library holds the stub as the agent lists it, with a
+    warning saying it is a deployment of a skill that is gone (the installed command)."""
+    build = cli("skillc_index")
+    store = project / ".skillc" / "skills"
+    about = "Summarize git history. Use when the user asks what changed."
+    write_skill(store / "my-skill", description=about)
+    assert build("build", "my-skill").returncode == 0
+    shutil.move(store / "my-skill", store / "git-summary")
+    write_skill(store / "git-summary", description=about)
+    _triggers(store / "git-summary", "summarize git history", "what changed in git")
+    assert build("build", "git-summary").returncode == 0
+    stub = project / ".claude" / "skills" / "my-skill"
+    assert (stub / "SKILL.md").is_file()
+    done = cli("skillc-gateway", script=True)("eval", "git-summary", "--format", "json")
+    data = json.loads(done.stdout)
+    assert data["library"] == 2, data
+    assert [c["skills"] for c in data["collisions"]] == [["git-summary", "my-skill"]], data
+    assert "Traceback" not in done.stderr
+    assert (
+        f"warning: 'my-skill' ({stub}) is in the library, as the agent lists it: a deployment "
+        f"of {store / 'my-skill'}, which is gone (to remove it: rm {stub}, "
+    ) in done.stderr, done.stderr

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from skillc_gateway.evaluate.report import PlannedRun
     from skillc_index import Diagnostic, NotASkill, Notice
     from skillc_index.config import Config
-    from skillc_index.inventory.entries import InstalledSkill
-    from skillc_index.layout import Layout
+    from skillc_index.inventory.entries import InstalledSkill, Inventory, Skipped
+    from skillc_index.layout import Layout, Scope
     from skillc_index.listing.agents import AgentName
 
 __all__ = ["EvalOptions", "evaluate", "init_cases", "library_of"]
@@ -103,7 +103,16 @@ def library_of(
 
         configured = trusted_targets(layout, config)
         inventory = installed_skills(layout, configured)
-        notices += inventory.notices()
+        from skillc_index import Notice
+
+        stubs = _gone_stubs(inventory, options.agent, layout, configured)
+        said = {stub.notice().text for stub, _ in stubs.values()}
+        notices += (notice for notice in inventory.notices() if notice.text not in said)
+        notices += (
+            Notice(f"'{stub.path.name}' ({stub.path}) is in the library, as the agent lists "
+                   f"it: {stub.reason}")
+            for stub, _ in stubs.values()
+        )  # fmt: skip
         # the skills the agent lists (as `skc list --agent` sees them); a skill named that
         # it does not list joins them as one of the ``extra`` folders
         sees = seen_by(options.agent, layout, configured)
@@ -120,6 +129,9 @@ def library_of(
             scopes[key] = "project" if project else "global"
             if sees(skill.locations):
                 found[key] = _edited(skill, layout)
+        for key, (stub, scope) in stubs.items():  # (a stub the agent lists, its skill gone)
+            found.setdefault(key, stub.path)
+            scopes.setdefault(key, scope)
         usage.update((str(read), usage[key]) for key, read in found.items() if key in usage)
     # a skill named stands for its copy in the library (one skill)
     folders = [(key, f) for key, f in found.items() if key not in extra] + list(extra.items())
@@ -150,6 +162,25 @@ def library_of(
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
     return Library(entries), notices
+
+
+def _gone_stubs(
+    inventory: Inventory, agent: str, layout: Layout, configured: Mapping[str, str]
+) -> dict[str, tuple[Skipped, Scope]]:
+    """The deployments skillc made in the folders ``agent`` reads whose store skill is gone
+    (renamed or deleted: :attr:`~skillc_index.inventory.entries.Skipped.gone`), by their
+    real path, with the scope of their folder: the inventory leaves them out (no skill of its
+    own), but the agent lists their stub all the same, as ``list --budget`` prices it, so the
+    library holds them too."""
+    from skillc_index.inventory.folders import folders_of_agent
+
+    folders = folders_of_agent(agent, layout, configured)
+    return {
+        entry.key: (entry, root.scope or "global")
+        for root, listing in inventory.folders
+        for entry in listing.skipped
+        if entry.gone and (root.agent == agent or (root.agent and entry.path.parent in folders))
+    }
 
 
 def _edited(skill: InstalledSkill, layout: Layout) -> Path:

@@ -118,6 +118,9 @@ class Skipped(Record):
 
     path: Path
     reason: str
+    gone: bool = False
+    """A deployment skillc made whose store skill is gone (renamed or deleted): its agent
+    lists it all the same (``list --budget`` prices it, ``eval`` scores against it)."""
 
     def notice(self) -> Notice:
         """The listing's warning for it (``skc eval --path`` skips such a folder too)."""
@@ -279,7 +282,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         source = os.path.realpath(source)
         missing = _source_missing(full, real, source, layout)
         if missing is not None:
-            return Skipped(root.path / name, missing[1])
+            return Skipped(root.path / name, missing[1], gone=missing[0])
     kind: LocationKind = "config" if root.kind == "path" else root.kind  # a folder given
     return Location(
         root.path / name,
