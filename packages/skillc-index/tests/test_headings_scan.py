@@ -222,7 +222,7 @@ def test_refused(body: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["- [Item {}](https://example.com/{})\n", "- [\n", "#\n[\n", "> [{}\n", "1. [a{}] b\n"],
+    ["- [Item {}](https://example.com/{})\n", "- [\n", "#\n[\n", "> - [a{}](u)\n", "1. [a{}] b\n"],
 )
 def test_lines_starting_with_a_bracket_are_read_once(
     line: str, monkeypatch: pytest.MonkeyPatch
