@@ -198,6 +198,36 @@ def test_outline_of_a_skill_too_large_to_index_parses_its_first_10000_markdown_f
     assert data["files"] == files and "zz.md" not in {h["file"] for h in data["headings"]}
 
 
+def test_outline_of_a_skill_too_large_to_index_stops_at_the_index_byte_bound(
+    demo: Path, cli: Callable[..., Run]
+) -> None:
+    """A skill refused by the index for its bytes (E002: more than ``MAX_INDEXED_BYTES`` of
+    Markdown) was outlined from every file, each parsed as far as the parse reads (40 files
+    of 1 MiB: 12.4 s, 800,042 lines printed). It stops once the files read hold more than
+    the bound, SKILL.md read all the same, with a warning as for the file count (sparse
+    files of 8 MiB: 4 MiB of each is read; the installed ``skillc-gateway``)."""
+    from skillc_index.index.cache import MAX_INDEXED_BYTES
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
+
+    refs = demo / "Refs"  # sorts before SKILL.md
+    refs.mkdir()
+    for number in range(12):
+        page = refs / f"f{number:02}.md"
+        page.write_bytes(f"# F{number}\n".encode())
+        os.truncate(page, 2 * MARKDOWN_READ_LIMIT)  # sparse: no disk used
+    read = MAX_INDEXED_BYTES // MARKDOWN_READ_LIMIT + 1  # the first past the bound is read
+    done = cli("skillc-gateway", script=True)("outline", "demo", "--level", "1")
+    assert done.returncode == 0, done.stderr
+    told = (
+        f"warning: {demo} holds 14 Markdown files, more than {MAX_INDEXED_BYTES >> 20} MiB: "
+        f"only the first {read + 1} in path order are outlined"
+    )
+    assert done.stderr.count(told) == 1, done.stderr
+    files = [line for line in done.stdout.splitlines() if not line.startswith(" ")]
+    assert files == [*(f"Refs/f{number:02}.md" for number in range(read)), "SKILL.md"]
+    assert done.stdout.count("  # F") == read and done.stdout.endswith("SKILL.md\n  # Demo\n")
+
+
 def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
     whole = open_file(resolved, "references/notes.txt")
     assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0

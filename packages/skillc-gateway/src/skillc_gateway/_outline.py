@@ -6,7 +6,8 @@ when it is not (``ensure_index``: the index is a cache, and the ``show`` that fo
 outline finds it ready), so a skill that was never built, or was edited since, is outlined
 all the same; by parsing the sources only when the skill cannot be indexed (E002: too
 large...), then only its first 10,000 Markdown files in path order when it has more
-(``MAX_INDEXED_FILES``, the index's bound: 100,000 took 15 s), with a warning saying so. Both
+(``MAX_INDEXED_FILES``, the index's bound: 100,000 took 15 s) and as many as hold at most
+``MAX_INDEXED_BYTES`` (40 files of 1 MiB took 12 s), with a warning saying so. Both
 give the same headings and warnings otherwise. Of a file over the Markdown parse
 limit (1 MiB or 20,000 lines), only the headings before the limit are listed, with a warning
 naming the file; a file this user may not read is left out, with a warning naming it.
@@ -112,7 +113,10 @@ def _indexed_outline(skill: ResolvedSkill, index: IndexHandle, level: int | None
 
 def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     from skillc_index import limit_notice, open_in_root, parse_markdown, read_parsed, walk_skill
-    from skillc_index.walk import first_files, past_file_bound
+    from skillc_index.index import cache
+    from skillc_index.layout import SKILL_FILE
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
+    from skillc_index.walk import first_files, past_byte_bound, past_file_bound
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []
@@ -121,7 +125,12 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     if len(files) < len(every):
         warnings.append(past_file_bound(skill.source, len(every), "Markdown files", "outlined"))
     real = os.path.realpath(skill.source)
+    read: list[str] = []
+    size = 0  # the bytes read so far: past the index's bound, only SKILL.md is read on
     for relative in files:
+        if size > cache.MAX_INDEXED_BYTES and relative != SKILL_FILE:
+            continue
+        read.append(relative)
         try:
             opened = open_in_root(skill.source, relative, real_root=real)
         except UnreadableFile as exc:  # another user's file: left out, as the index does
@@ -131,6 +140,7 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
             continue
         with opened as handle:
             text, lines = read_parsed(handle)  # as far as the parse reads
+            size += min(handle.tell(), MARKDOWN_READ_LIMIT)  # (the rest: lines counted)
         doc = parse_markdown(text, links=False, metadata=False, line_count=lines)
         notice = limit_notice(str(skill.source / relative), doc)
         if notice is not None:
@@ -140,4 +150,8 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
             for heading in doc.headings
             if level is None or heading.level <= level
         )
-    return Outline(tuple(found), tuple(warnings), tuple(files))
+    if len(read) < len(files):
+        warnings.append(
+            past_byte_bound(skill.source, len(read), len(every), "Markdown files", "outlined")
+        )
+    return Outline(tuple(found), tuple(warnings), tuple(read))

@@ -89,6 +89,7 @@ __all__ = [
     "is_leftover",
     "listed_as",
     "packaged",
+    "past_byte_bound",
     "past_file_bound",
     "skipped_notices",
     "skips_folder",
@@ -665,4 +666,18 @@ def past_file_bound(folder: object, count: int, what: str, outcome: str) -> Noti
     return Notice(
         f"{folder} holds {count:,} {what}, more than {bound}: "
         f"only the first {bound} in path order are {outcome}"
+    )
+
+
+def past_byte_bound(folder: object, read: int, count: int, what: str, outcome: str) -> Notice:
+    """The warning of a read of a skill (``folder``) holding ``count`` ``what``, of which only
+    the first ``read`` were read: their bytes reached the index's
+    (:data:`~skillc_index.index.cache.MAX_INDEXED_BYTES`), as :func:`past_file_bound` says
+    for their number: ``<folder> holds 40 Markdown files, more than 32 MiB: only the first
+    33 in path order are <outcome>``."""
+    from skillc_index.index.cache import MAX_INDEXED_BYTES
+
+    return Notice(
+        f"{folder} holds {count:,} {what}, more than {MAX_INDEXED_BYTES >> 20} MiB: "
+        f"only the first {read:,} in path order are {outcome}"
     )
