@@ -96,6 +96,45 @@ def test_init_makes_nothing_where_the_working_folder_is_not_one(
     assert (made.scope, made.path.name) == ("global", "demo")
 
 
+@pytest.mark.parametrize("call", ["project", "skill"])
+def test_init_does_not_make_again_a_working_folder_removed_meanwhile(
+    call: str, tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The working folder removed after ``init`` checked that it is one (as ``.gitignore``
+    is looked at, or written): ``mkdir(parents=True)`` made it again, with ``.skillc/skills``
+    (``init NAME``: and the skill). E022 naming it now, and nothing made: ``.skillc`` then
+    ``skills`` are made each in the folder before it, never its parents."""
+    from skillc_index import SkillDirectoryNotFound
+    from skillc_index.build import scaffold
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    layout = Layout.discover(project, env)
+    looked, written = scaffold.check_gitignore, scaffold.ignore_generated
+
+    def look(*args: Any, **kwargs: Any) -> Any:
+        found = looked(*args, **kwargs)
+        if call == "project":
+            shutil.rmtree(project)
+        return found
+
+    def write(*args: Any, **kwargs: Any) -> Any:
+        added = written(*args, **kwargs)
+        if call == "skill":
+            shutil.rmtree(project)
+        return added
+
+    monkeypatch.setattr(scaffold, "check_gitignore", look)
+    monkeypatch.setattr(scaffold, "ignore_generated", write)
+    with pytest.raises(SkillDirectoryNotFound) as caught:
+        init_project(layout) if call == "project" else init_skill("demo", layout)
+    assert (caught.value.path, caught.value.diagnostic.detail) == (
+        str(project),
+        "hint: no such folder",
+    )
+    assert not project.exists()
+
+
 def test_init_skill_global(layout: Layout, home: Path) -> None:
     result = init_skill("cuda", layout, global_store=True)
     assert result.path == home.resolve() / ".skillc" / "skills" / "cuda"

@@ -133,7 +133,7 @@ def init_project(layout: Layout) -> InitResult:
 
     with folders_made(skills):  # the lines cannot be written (a full disk): none left
         try:
-            skills.mkdir(parents=True, exist_ok=True)
+            _make_in_working_folder(layout, skills)
         except OSError as exc:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
         added = ignore_generated(layout.cwd, layout, said)
@@ -141,6 +141,22 @@ def init_project(layout: Layout) -> InitResult:
     return InitResult(
         kind="project", path=skills, created=not existed, gitignore=added, notices=notices
     )
+
+
+def _make_in_working_folder(layout: Layout, folder: Path) -> None:
+    """Make ``folder`` (below the working folder) and its missing parents there, each in
+    the folder before it, never the working folder itself: one removed since
+    :func:`_require_working_folder` looked (``mkdir(parents=True)`` made it again) is E022,
+    as is a part removed as it is made."""
+    path = layout.cwd
+    for part in folder.relative_to(layout.cwd).parts:
+        path = path / part
+        try:
+            path.mkdir(exist_ok=True)
+        except FileNotFoundError as exc:
+            from skillc_index.diagnostics import SkillDirectoryNotFound
+
+            raise SkillDirectoryNotFound(str(path.parent), "no such folder") from exc
 
 
 def _require_working_folder(layout: Layout) -> None:
@@ -614,7 +630,10 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
 
     try:
         with folders_made(folder):  # SKILL.md cannot be written (a full disk): none left
-            folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
+            if new_project and scope == "project":  # the working folder is not made again
+                _make_in_working_folder(layout, folder)
+            else:
+                folder.mkdir(parents=True, exist_ok=True)  # a file of that name: E999, not E050
             # never overwrite, even if another process created the file meanwhile; whole or
             # not at all (created, then written: a kill between the two left it empty)
             write_file_atomic(skill_file, skill_template(name).encode("utf-8"), replace=False)
