@@ -187,11 +187,35 @@ def _searched(layout: Layout, limit: object) -> object:
     return search_sections(index, fts_query("alpha", "porter"), limit)  # type: ignore[arg-type]
 
 
+class _BytesPath:
+    """A path object whose ``__fspath__`` gives ``bytes`` (``os.PathLike`` all the same)."""
+
+    def __fspath__(self) -> bytes:
+        return b"alpha"
+
+
+class _IntPath:
+    """A path object whose ``__fspath__`` gives what ``os.fspath`` refuses (TypeError)."""
+
+    def __fspath__(self) -> int:
+        return 5
+
+
+def _built(layout: Layout, skill: object) -> object:
+    from skillc_index.accesslog import AccessLog
+    from skillc_index.operation import Session
+    from skillc_index.operations import BUILD, BuildParams
+
+    return BUILD.run(Session(layout, AccessLog(print)), BuildParams(skill=skill))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
         ("resolve_skill(None)", "skill must be a name or a path, not NoneType"),
         ("resolve_skill(b'alpha')", "skill must be a name or a path, not bytes"),
+        ("resolve_skill(BytesPath())", "skill must be a name or a path, not _BytesPath"),
+        ("BUILD.run(skill=IntPath())", "skill must be a string, not an object"),
         ("init_skill(5)", "name must be a string, not a number"),
         ("build_skill(targets=5)", "targets must be agent names or folders (str), not int"),
         ("build_skill(targets=[5])", "targets must be agent names or folders (str), not int"),
@@ -203,7 +227,9 @@ def test_the_functions_behind_the_operations_refuse_a_wrong_type_with_e100(
     layout: Layout, project: Path, write_skill: WriteSkill, call: str, message: str
 ) -> None:
     """``resolve_skill(None)``, ``init_skill(5)`` and ``build_skill(targets=5)`` failed on a
-    bare TypeError or AttributeError, ``search_sections(limit=2**70)`` on an OverflowError and
+    bare TypeError or AttributeError (a path object whose ``__fspath__`` gives bytes or an
+    int too, through ``resolve_skill`` and an operation's ``path`` parameter),
+    ``search_sections(limit=2**70)`` on an OverflowError and
     ``limit="x"`` on E002 "index unusable ... datatype mismatch": each is E100 naming the
     parameter, before any work (nothing made, nothing built)."""
     from skillc_index import resolve_skill
@@ -214,6 +240,8 @@ def test_the_functions_behind_the_operations_refuse_a_wrong_type_with_e100(
     calls: dict[str, Callable[[], object]] = {
         "resolve_skill(None)": lambda: resolve_skill(None, layout),  # type: ignore[arg-type]
         "resolve_skill(b'alpha')": lambda: resolve_skill(b"alpha", layout),  # type: ignore[arg-type]
+        "resolve_skill(BytesPath())": lambda: resolve_skill(_BytesPath(), layout),  # type: ignore[arg-type]
+        "BUILD.run(skill=IntPath())": lambda: _built(layout, _IntPath()),
         "init_skill(5)": lambda: init_skill(5, layout),  # type: ignore[arg-type]
         "build_skill(targets=5)": lambda: build_skill("alpha", layout, targets=5),  # type: ignore[arg-type]
         "build_skill(targets=[5])": lambda: build_skill("alpha", layout, targets=[5]),  # type: ignore[list-item]

@@ -13,7 +13,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["MAX_COUNT", "MAX_PATHS", "MAX_SKILLS", "MAX_TARGETS", "check_arguments", "checked"]
+__all__ = [
+    "MAX_COUNT",
+    "MAX_PATHS",
+    "MAX_SKILLS",
+    "MAX_TARGETS",
+    "check_arguments",
+    "checked",
+    "path_text",
+]
 
 #: The largest number an integer option or argument takes (a limit, a depth, a line count):
 #: past it the value is E100, not an overflow deep inside (SQLite holds 64-bit integers). A
@@ -33,6 +41,21 @@ MAX_SKILLS = 1000
 #: skills is one command line), so their bound is what a command line holds, not
 #: :data:`MAX_SKILLS` (the tools' ``maxItems`` too).
 MAX_PATHS = 100_000
+
+
+def path_text(value: object) -> object:
+    """The text of a path object (``os.fspath``) when it is a ``str``; else ``value`` as it
+    is, for the caller's E100 to name: one whose ``__fspath__`` gives ``bytes``, an ``int`` or
+    fails is no path skillc takes (``os.fspath`` raised a bare ``TypeError``)."""
+    import os
+
+    if not isinstance(value, os.PathLike):
+        return value
+    try:
+        text = os.fspath(value)
+    except TypeError:  # (its __fspath__ fails on what it gives)
+        return value
+    return text if isinstance(text, str) else value
 
 
 def _described(value: object) -> str:

@@ -543,14 +543,19 @@ def _from_folder(
     return ResolvedSkill(runtime.name, source, scope, runtime, in_store, None, notices, called)
 
 
-def checked_skill(skill: object) -> None:
-    """E100 (:class:`~skillc_index.InvalidOption`) unless ``skill`` is a skill's name or path
-    (a ``str`` or an ``os.PathLike``), before any work: never a bare ``TypeError`` (None, 5,
-    a ``bytes`` name)."""
-    if not isinstance(skill, str | os.PathLike):
+def checked_skill(skill: object) -> str:
+    """``skill``'s text, a skill's name or path (a ``str`` or an ``os.PathLike`` giving one);
+    else E100 (:class:`~skillc_index.InvalidOption`), before any work: never a bare
+    ``TypeError`` (None, 5, a ``bytes`` name, a path object whose ``__fspath__`` gives
+    ``bytes`` or fails: :func:`~skillc_index.arguments.path_text`)."""
+    from skillc_index.arguments import path_text
+
+    text = path_text(skill)
+    if not isinstance(text, str):
         from skillc_index.diagnostics import InvalidOption
 
         raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
+    return text
 
 
 def resolve_skill(
@@ -595,13 +600,13 @@ def resolve_skill(
     (``os.path.realpath`` raised: every command's error line, never an ``OSError``).
     A ``skill`` that is neither (None, 5, bytes) is E100 (:func:`checked_skill`).
     """
-    checked_skill(skill)
+    text = checked_skill(skill)
     try:
-        return _resolved(os.fspath(skill), layout, force_global, stores_only)
+        return _resolved(text, layout, force_global, stores_only)
     except (OSError, RuntimeError) as exc:
         if not FolderChanged.raised_by(exc):
             raise
-        raise FolderChanged(shown(os.fspath(skill))) from None
+        raise FolderChanged(shown(text)) from None
 
 
 def _resolved(skill: str, layout: Layout, force_global: bool, stores_only: bool) -> ResolvedSkill:

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from skillc_index.arguments import MAX_COUNT, check_arguments, checked
+from skillc_index.arguments import MAX_COUNT, check_arguments, checked, path_text
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -296,10 +296,10 @@ def checked_values(
             value = [value]
         elif array and isinstance(value, tuple | list):
             value = list(value)
-        if path and isinstance(value, list):
-            value = [os.fspath(item) if isinstance(item, os.PathLike) else item for item in value]
-        elif path and isinstance(value, os.PathLike):
-            value = os.fspath(value)
+        if path:  # a path object's text (one giving no str stays, for E100 to name)
+            value = (
+                [path_text(item) for item in value] if isinstance(value, list) else path_text(value)
+            )
         value = checked(python.get(name, prop) if python else prop, value, spec)
         result[name] = tuple(value) if array else value
     return result
