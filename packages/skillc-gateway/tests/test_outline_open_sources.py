@@ -228,6 +228,31 @@ def test_outline_of_a_skill_too_large_to_index_stops_at_the_index_byte_bound(
     assert done.stdout.count("  # F") == read and done.stdout.endswith("SKILL.md\n  # Demo\n")
 
 
+@pytest.mark.parametrize("defined", ["", "\n[r]: https://example.com\n"])
+def test_outline_of_tables_past_the_cell_bound_stops_where_markdown_it_would(
+    demo: Path, cli: Callable[..., Run], defined: str
+) -> None:
+    """A table of 256 columns and 250 one-cell rows, then one of 20 rows and ``===``: the
+    scanner counted the cells filled in over the body, ended the second table at its header
+    and listed its rows as a heading markdown-it does not see (gone with a reference
+    definition, which hands the file to markdown-it). The tables' cells are bounded per
+    file now (65,536), on both paths: the parse stops in the second table, with the parse
+    limit's warning (the installed ``skillc-gateway``)."""
+    header = "|" + "a|" * 256 + "\n|" + "-|" * 256 + "\n"
+    body = "# Top\n\n" + header + "x\n" * 250 + "\n" + header + "y\n" * 20 + "===\n\nend\n"
+    (demo / "references" / "tables.md").write_text(body + defined, encoding="utf-8")
+    done = cli("skillc-gateway", script=True)("outline", "demo")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[lines.index("references/tables.md") + 1 :] == ["  # Top"]
+    cut = 2 + 252 + 1 + 2 + 4  # Top, the first table, a blank line, the second's 4 rows
+    told = (
+        f"{demo / 'references' / 'tables.md'}: over the parse limit (1 MiB, 20,000 lines or "
+        f"65,536 table cells); headings and links are read from lines 1-{cut} only"
+    )
+    assert told in done.stderr, done.stderr
+
+
 def test_open_is_verbatim_and_cuts_lines(resolved: ResolvedSkill, gateway: Run) -> None:
     whole = open_file(resolved, "references/notes.txt")
     assert whole.text == "one\ntwo\nthree\n" and whole.more_lines == 0

@@ -215,29 +215,75 @@ def test_a_rows_cell_count_is_the_number_of_its_cells(row: str) -> None:
     assert cell_count(row) == len(table_cells(row))
 
 
-def test_a_bodys_tables_fill_in_at_most_the_limit_in_all(monkeypatch: pytest.MonkeyPatch) -> None:
-    """markdown-it ends a table at the row past 65,536 cells filled in (a short row's, up to
-    its header's count); counted per table, 20 tables of 31 KB (256 columns, then 257 rows
-    of one cell) made 1.3 million cells, and the lint 549 MB: the limit holds for the body.
-    A table alone ends where markdown-it ends it; a row filling none in is still read past
-    the limit. (The limit lowered to 40 in both.)"""
+def test_the_cells_a_table_fills_in_are_counted_per_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """markdown-it ends a table at the row past 65,536 cells filled in for its short rows,
+    counted per table, and so does the scanner: counted over the body, a second table ended
+    at its header, and its rows then ``===`` read as a heading markdown-it does not see
+    (``skc outline`` listed it; an unrelated reference definition, which hands the body to
+    markdown-it, removed it). (The limit lowered to 40 in both.)"""
     import importlib
 
     from skillc_index.markdown import table_rule
+    from skillc_index.markdown.headings import scan_headings
 
     markdown_it_table = importlib.import_module("markdown_it.rules_block.table")
     monkeypatch.setattr(table_rule, "_MAX_AUTOCOMPLETED_CELLS", 40)
     monkeypatch.setattr(markdown_it_table, "MAX_AUTOCOMPLETED_CELLS", 40)
     header = "|" + "a|" * 10 + "\n|" + "-|" * 10 + "\n"
     short = header + "x\n" * 6 + "\n"  # 9 cells filled in a row: the 5th row would be 45
-    full = header + ("|" + "b|" * 10 + "\n") * 3 + "\n"
+    body = "# Top\n\n" + short + header + "y\n" * 3 + "===\n\nend\n"  # 36, then 36
     assert check(short)  # alone, markdown-it's: 4 rows, the last 2 a paragraph
-    tokens = scan_blocks(short * 5 + full)
+    assert check(body)
+    assert scan_headings(body) == [(1, "Top", 0)]
+    tokens = scan_blocks(body)
     assert tokens is not None
-    filled = [t for t in tokens if t.type == "inline" and not t.content]
-    assert len(filled) == 36  # the first table's 4 rows; the others end before their first
-    texts = [t.content for t in tokens if t.type == "inline" and t.content != "a"]
-    assert texts == (["x"] + [""] * 9) * 4 + ["x\nx"] + ["x\n" * 5 + "x"] * 4 + ["b"] * 30
+    texts = [t.content for t in tokens if t.type == "inline" and t.content not in ("a", "")]
+    assert texts == ["Top", "x", "x", "x", "x", "x\nx", "y", "y", "y", "===", "end"]
+    defined = body + "\n[r]: https://example.com\n"
+    assert [h.text for h in parse_markdown(defined).headings] == ["Top"]
+
+
+def test_the_tables_of_a_body_hold_at_most_max_table_cells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tables of a body hold at most ``MAX_TABLE_CELLS`` cells in all (each row as many
+    as its header): the parse stops at the row that would take them past it, or at a header
+    past it, as at the parse limits (``parsed_lines``, the same warning), at the same line
+    whether the scanner or markdown-it reads the body (a reference definition hands it to
+    markdown-it). 20 tables of 256 columns then 257 rows of one cell made 1.3 million cells:
+    the lint took 549 MB, with a definition 1.5 GB. (The bound lowered to 100.)"""
+    from skillc_index.markdown import table_rule
+    from skillc_index.markdown.document import block_tokens, limit_notice
+    from skillc_index.markdown.table_rule import TooManyCells
+
+    monkeypatch.setattr(table_rule, "MAX_TABLE_CELLS", 100)
+    header = "|" + "a|" * 10 + "\n|" + "-|" * 10 + "\n"
+    first = header + "x\n" * 4 + "\n"  # 50 cells
+    second = header + "y\n" * 7  # 5 rows within the bound: the 5th of y past it
+    past = 2 + 9 + 2 + 4  # the line of that row (0-based): Top, first, Mid, second's 4
+    for defined in ("", "[r]: https://example.com\n\n"):
+        body = defined + "# Top\n\n" + first + "# Mid\n\n" + second + "\n# After\n"
+        cut = past + defined.count("\n")
+        lines = count_lines(body)
+        for links in (True, False):
+            for scan in (True, False):
+                with pytest.raises(TooManyCells) as stopped:
+                    _parse_body(body, 0, lines, links, scan=scan)
+                assert stopped.value.line == cut, (defined, links, scan)
+            doc = parse_markdown(body, links=links)
+            assert [h.text for h in doc.headings] == ["Top", "Mid"]
+            assert doc.parsed_lines == cut
+            assert len(doc.inlines) == (100 + 2 if links else 0)  # 10 rows of cells, 2 headings
+            notice = limit_notice("big.md", doc)
+            assert notice is not None and f"lines 1-{cut} only" in notice.text
+        assert max(t.map[1] for t in block_tokens(body) if t.map) <= cut  # (lint's parse)
+    # a header past the bound: the parse stops at it; a body within it is read whole
+    whole = header + "z\n" * 9 + "\n# Between\n\n"  # 100 cells: all of them
+    doc = parse_markdown(whole + header + "\n# Last\n")
+    assert ([h.text for h in doc.headings], doc.parsed_lines) == (["Between"], 14)
+    assert parse_markdown(whole).parsed_lines is None and check(whole)
 
 
 def test_inline_blocks_and_the_text_a_reader_sees() -> None:

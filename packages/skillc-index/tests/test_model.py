@@ -807,14 +807,16 @@ def test_limit_notice_names_the_file() -> None:
     notice = limit_notice("refs/big.md", doc)
     assert notice is not None
     assert notice.level == "warning"
-    assert notice.text.startswith("refs/big.md: over the parse limit (1 MiB or 20,000 lines);")
+    assert notice.text.startswith(
+        "refs/big.md: over the parse limit (1 MiB, 20,000 lines or 65,536 table cells);"
+    )
     assert f"lines 1-{doc.parsed_lines}" in notice.text
     assert limit_notice("SKILL.md", parse_markdown("# Small\n")) is None
     # a first line over the limit: no line is parsed, and the notice says so (not "1-0")
     first = limit_notice("long.md", parse_markdown("x" * (MARKDOWN_LIMIT + 1) + "\n# Later\n"))
     assert first is not None and first.text == (
-        "long.md: over the parse limit (1 MiB or 20,000 lines); no heading or link of it is "
-        "read: its first line is over 1 MiB"
+        "long.md: over the parse limit (1 MiB, 20,000 lines or 65,536 table cells); no heading "
+        "or link of it is read: its first line reaches it"
     )
 
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.rules_block import StateBlock
 
-__all__ = ["dispatch_block_rules", "skip_deep_blocks"]
+__all__ = ["bound_table_cells", "dispatch_block_rules", "skip_deep_blocks"]
 
 BlockRule = Callable[["StateBlock", int, int, bool], bool]
 
@@ -166,3 +166,46 @@ def skip_deep_blocks(md: MarkdownIt) -> None:
         state.line = line
 
     block.tokenize = tokenize  # type: ignore[method-assign,assignment]
+
+
+#: markdown-it env key: the cells of the tables read so far in this parse
+#: (:func:`bound_table_cells`).
+_TABLE_CELLS = "skillc_table_cells"
+
+
+def bound_table_cells(md: MarkdownIt) -> None:
+    """Hold the tables of a parse to :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS`
+    cells in all, as the scanner's table rule does: a table is given the lines of the rows
+    within the bound and one more, and reading that one (or a header past the bound) is
+    :class:`~skillc_index.markdown.table_rule.TooManyCells` at its line, where the parse
+    stops (:func:`~skillc_index.markdown.document.parse_markdown` parses the text before it).
+    The count is the parse's (``state.env``); a table is read as markdown-it reads it
+    otherwise. Before :func:`dispatch_block_rules`, which takes the rules as they are."""
+    from skillc_index.markdown.block_state import cell_count
+    from skillc_index.markdown.heading_text import TRIM
+    from skillc_index.markdown.table_rule import TooManyCells, rows_within
+
+    ruler = md.block.ruler
+    found = [rule for rule in ruler.__rules__ if rule.name == "table"]
+    if not found:
+        return
+    table = found[0].fn
+
+    def bounded(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if silent or not table(state, start, end, True):
+            return silent and table(state, start, end, True)
+        cells = state.env.get(_TABLE_CELLS, 0)
+        header = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+        count = cell_count(header.strip(TRIM))  # the columns of the table, as the scanner's
+        rows = rows_within(cells, count)
+        if rows < 1:
+            raise TooManyCells(start)
+        if not table(state, start, min(end, start + rows + 2), False):
+            return False
+        read = state.line - start - 1  # its rows, the header's included
+        if read > rows:
+            raise TooManyCells(state.line - 1)
+        state.env[_TABLE_CELLS] = cells + count * read
+        return True
+
+    ruler.at("table", bounded, {"alt": found[0].alt})

@@ -17,10 +17,12 @@ view too): the lines ``show`` and ``open`` read back.
 What one file may cost is bounded: markdown-it-py spends up to about 15 s on a MB of table
 rows or one-word list items (0.15 s on a MB of prose), so only the first
 :data:`MARKDOWN_LIMIT` characters (1 MiB) and :data:`MARKDOWN_LINE_LIMIT` lines (20,000) of
-a file are parsed, up to the last line break within both limits. Headings and links after
-it are not found; the last heading's section runs to the end of the file, so its text is
-still indexed and shown; :func:`limit_notice` is the warning the front ends give for such a
-file.
+a file are parsed, up to the last line break within both limits, and its tables hold at
+most :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS` cells in all (the parse
+stops at the row past it: :class:`~skillc_index.markdown.table_rule.TooManyCells`).
+Headings and links after it are not found; the last heading's section runs to the end of
+the file, so its text is still indexed and shown; :func:`limit_notice` is the warning the
+front ends give for such a file.
 
 A skill's ``name`` and ``description``, read from the document's frontmatter, are
 :mod:`skillc_index.markdown.metadata`'s.
@@ -56,6 +58,7 @@ from skillc_index.markdown.reading import (  # the parse limits, re-exported
     MARKDOWN_READ_LIMIT,
     read_parsed,
 )
+from skillc_index.markdown.table_rule import MAX_TABLE_CELLS, TooManyCells
 from skillc_index.text import BOM, count_lines, normalize_newlines
 
 if TYPE_CHECKING:
@@ -236,7 +239,11 @@ def _markdown_parser() -> MarkdownIt:
         from markdown_it import MarkdownIt
         from markdown_it.rules_inline import backtick, html_inline, image, link
 
-        from skillc_index.markdown.block_rules import dispatch_block_rules, skip_deep_blocks
+        from skillc_index.markdown.block_rules import (
+            bound_table_cells,
+            dispatch_block_rules,
+            skip_deep_blocks,
+        )
 
         parser = MarkdownIt("commonmark").enable("table")
         parser.core.ruler.at("inline", _selective_inline)
@@ -247,6 +254,7 @@ def _markdown_parser() -> MarkdownIt:
             ("html_inline", html_inline),
         ):
             parser.inline.ruler.at(name, counting_newlines(rule))
+        bound_table_cells(parser)
         dispatch_block_rules(parser)
         skip_deep_blocks(parser)
         _parser = parser
@@ -260,18 +268,34 @@ def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None
     every read of the skill E999). Only then: the break would end an unclosed HTML block's
     text with it."""
     try:
-        return md.parse(body, {} if env is None else env)
+        return md.parse(body, {} if env is None else dict(env))
     except IndexError:
         if body.endswith("\n"):
             raise
-        return md.parse(body + "\n", {} if env is None else env)
+        return md.parse(body + "\n", {} if env is None else dict(env))
 
 
 def block_tokens(body: str) -> Sequence[BlockToken]:
     """markdown-it's whole parse of ``body`` by the one shared parser: every block's token,
     its ``map`` the lines it spans (where a caller needs the code and HTML blocks: the
-    suppression comments of skillc-lint)."""
-    return parse_closed(_markdown_parser(), body)
+    suppression comments of skillc-lint); of a body whose tables hold more than
+    :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS` cells, of the part before the
+    line where :func:`parse_markdown` stops."""
+    from skillc_index.markdown.table_rule import TooManyCells
+
+    while True:
+        try:
+            return parse_closed(_markdown_parser(), body)
+        except TooManyCells as cut:
+            body = body[: _line_start(body, cut.line)]
+
+
+def _line_start(body: str, line: int) -> int:
+    """Where line ``line`` (0-based) of ``body`` starts."""
+    start = 0
+    for _ in range(line):
+        start = body.index("\n", start) + 1
+    return start
 
 
 def _tokens(
@@ -598,7 +622,14 @@ def parse_markdown(
     body = text[body_offset:end] if body_offset < end else ""
     offset = frontmatter.end_line if body_offset else 0
     line_count = count_lines(text) if line_count is None else line_count
-    headings, found_links, html, cut, code, inlines = _parse_body(body, offset, line_count, links)
+    while True:  # the tables' cells bound the parse too: it stops where they are past it
+        try:
+            parsed = _parse_body(body, offset, line_count, links)
+            break
+        except TooManyCells as stop:
+            body = body[: _line_start(body, stop.line)]
+            end = body_offset + len(body)
+    headings, found_links, html, cut, code, inlines = parsed
     parsed_lines = None if end == len(text) else text.count("\n", 0, end)
     return MarkdownDoc(
         frontmatter, headings, found_links, line_count, parsed_lines, html, cut, code, inlines
@@ -614,9 +645,10 @@ def limit_notice(file: str, doc: MarkdownDoc) -> Notice | None:
 def over_limit_notice(file: str, parsed_lines: int) -> Notice:
     """The warning for a file of which only the first ``parsed_lines`` lines were parsed
     (:attr:`MarkdownDoc.parsed_lines`, as the index stores it too)."""
-    limit = f"{file}: over the parse limit (1 MiB or 20,000 lines); "
+    cells = f"{MAX_TABLE_CELLS:,} table cells"
+    limit = f"{file}: over the parse limit (1 MiB, 20,000 lines or {cells}); "
     if parsed_lines == 0:  # its first line alone is over the limit
-        return Notice(limit + "no heading or link of it is read: its first line is over 1 MiB")
+        return Notice(limit + "no heading or link of it is read: its first line reaches it")
     rest = "only (the rest of the file belongs to the section before it)"
     return Notice(f"{limit}headings and links are read from lines 1-{parsed_lines} {rest}")
 

@@ -9,13 +9,36 @@ from skillc_index.markdown.block_state import BlockState, cell_count
 from skillc_index.markdown.heading_text import SPACES as _SPACES
 from skillc_index.markdown.heading_text import TRIM as _TRIM
 
-__all__ = ["DELIMITER_ROW", "TableRule"]
+__all__ = ["DELIMITER_ROW", "MAX_TABLE_CELLS", "TableRule", "TooManyCells", "rows_within"]
 
 #: The characters a table's delimiter row starts with (and holds, with blanks).
 DELIMITER_ROW = frozenset("|-:")
-# The tables of a body have at most this many cells filled in, in all, for rows shorter than
-# their header (markdown-it's limit, which it counts per table).
+# A table has at most this many cells filled in for rows shorter than its header
+# (markdown-it's limit, counted per table: a row past it ends the table).
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
+#: The most cells the tables of a body hold in all, each row as many as its header (a short
+#: row's filled in): the parse stops at the row that would take them past it, as it stops at
+#: the parse limits (:func:`~skillc_index.markdown.document.parse_markdown`). 20 tables of
+#: 256 columns then 257 rows of one cell (31 KB) made 1.3 million cells, 1.5 GB; the largest
+#: file of the corpus has 2,113.
+MAX_TABLE_CELLS = 0x10000
+
+
+class TooManyCells(Exception):
+    """The tables of the body being parsed would hold more than :data:`MAX_TABLE_CELLS`
+    cells from ``line`` on (0-based in the body, a table's header or one of its rows): the
+    parse stops before it, the same on both paths (the scanner's table rule, and markdown-it's
+    wrapped by :func:`~skillc_index.markdown.block_rules.bound_table_cells`)."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def rows_within(cells: int, count: int) -> int:
+    """How many rows (its header's included) a table of ``count`` columns may have when the
+    body's tables before it hold ``cells``: those within :data:`MAX_TABLE_CELLS`."""
+    return (MAX_TABLE_CELLS - cells) // count
 
 
 class TableRule(BlockState):
@@ -24,9 +47,8 @@ class TableRule(BlockState):
 
     def __init__(self, src: str) -> None:
         super().__init__(src)
-        #: The cells filled in so far for the rows of the body's tables shorter than their
-        #: header (a table whose longer rows outnumber them counts none)
-        self.filled = 0
+        #: The cells of the body's tables read so far (:data:`MAX_TABLE_CELLS`)
+        self.cells = 0
 
     def ends_here(self, line: int, *, table: bool, lists: bool) -> bool:
         raise NotImplementedError
@@ -74,26 +96,27 @@ class TableRule(BlockState):
             return False
         if silent:
             return True
+        rows = rows_within(self.cells, count)
+        if rows < 1:
+            raise TooManyCells(start)
         outer, self.parent = self.parent, "table"
         line = start + 2
-        # markdown-it stops a table at the row past 65,536 cells filled in (the padding a
-        # 256-column header gives its short rows); counted per table, 20 such tables of
-        # 31 KB made 1.3 million cells (500 MB for the lint): they are counted over the
-        # body, and a table ends at a row that would fill in cells past the limit, as a
-        # table alone does
-        filled = self.filled
+        counted = count * (self.lines - line) > _MAX_AUTOCOMPLETED_CELLS
+        filled = 0
         while line < self.lines:
             if self.indents[line] < self.blk or self.ends_here(line, table=False, lists=True):
                 break
             row = src[self.first(line) : self.ends[line]].strip(_TRIM)
             if not row or self.is_code(line):
                 break
-            more = filled + count - cell_count(row)
-            if more > _MAX_AUTOCOMPLETED_CELLS:
-                break  # (not counted: a later row filling none in is still read)
-            filled = more
+            if counted:
+                filled += count - cell_count(row)
+                if filled > _MAX_AUTOCOMPLETED_CELLS:
+                    break
+            if line - start > rows:  # the row past the body's bound: the parse stops
+                raise TooManyCells(line)
             line += 1
-        self.filled = max(self.filled, filled)
+        self.cells += count * (line - start - 1)
         self.parent = outer
         self.line = line
         self.table_found(start, line)
