@@ -268,8 +268,9 @@ def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
     """``--sarif-file SKILL.md`` wrote the log over the skill, exit 0, and the run's own files
     being left out of the lint, the next run did not see it. Only a SARIF log there is
     replaced (a named log is rewritten every CI run, whatever tool wrote it and in whatever
-    key order); any other file, or a symlink, is E050 naming it, nothing written, in a run
-    that fails before linting too (an unknown rule)."""
+    key order), and an empty regular file (``mktemp``'s); any other file, or a symlink, is
+    E050 naming it, nothing written, in a run that fails before linting too (an unknown
+    rule)."""
     folder = tmp_path / "ok"
     folder.mkdir()
     text = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
@@ -297,7 +298,8 @@ def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
         assert (tmp_path / "link.sarif").is_symlink()
     other = {"runs": [], "version": "2.1.0", "$schema": "https://example.invalid/sarif.json"}
     (tmp_path / "other.sarif").write_text(json.dumps(other), encoding="utf-8")
-    for given in ("new.sarif", "new.sarif", "other.sarif"):
+    (tmp_path / "empty.sarif").write_bytes(b"")  # (mktemp's: an empty regular file)
+    for given in ("new.sarif", "new.sarif", "other.sarif", "empty.sarif"):
         proc = run("--sarif-file", given)
         assert proc.returncode == 0, proc.stderr
         log = json.loads((tmp_path / given).read_text(encoding="utf-8"))

@@ -440,7 +440,10 @@ def sarif_replaces(path: Path, shown: str) -> bool:
     (``--sarif-file SKILL.md`` wrote the log over the skill, and leaving the run's own files
     out of the lint hid it): E050 naming ``shown``, as ``--write-baseline`` refuses a file
     that is no baseline. A log is a regular file (never a symlink, nor a FIFO: read without
-    blocking) whose JSON is an object of ``version`` ``"2.1.0"`` and a list of ``runs``."""
+    blocking) whose JSON is an object of ``version`` ``"2.1.0"`` and a list of ``runs``; an
+    empty regular file (``--sarif-file "$(mktemp)"``) is replaced too."""
+    import stat
+
     from skillc_index import read_json_bounded
     from skillc_index.bounded_json import read_bounded
 
@@ -449,6 +452,9 @@ def sarif_replaces(path: Path, shown: str) -> bool:
     log: object = None
     if not path.is_symlink():
         try:
+            info = path.lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_size == 0:
+                return True  # (an empty file: mktemp's)
             if _SARIF_HEAD.match(read_bounded(path, 4096)):
                 return True
             log = read_json_bounded(path, max_bytes=MAX_SARIF_BYTES)
