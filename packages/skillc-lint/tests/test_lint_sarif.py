@@ -304,3 +304,42 @@ def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         log = json.loads((tmp_path / given).read_text(encoding="utf-8"))
         assert log["runs"][0]["tool"]["driver"]["name"] == "skillc-lint"
+
+
+def test_outputs_naming_one_file_are_refused_before_the_lint(tmp_path: Path) -> None:
+    """``--write-baseline same.json --sarif-file same.json`` wrote the baseline, then refused
+    the log (E050, exit 1): half the run's work done. Two of ``--sarif-file``,
+    ``--write-baseline`` and ``--baseline`` naming one file, by any spelling (a symlinked
+    folder), are E100 before anything is linted: no baseline written, a baseline named by
+    ``--baseline`` left as it was (the error's SARIF log never replaces it)."""
+    folder = tmp_path / "ok"
+    folder.mkdir()
+    text = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp_path / "alias").symlink_to(tmp_path, target_is_directory=True)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "skillc_lint", "ok", *args],
+            cwd=tmp_path,
+            env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    for other in ("same.json", "alias/same.json"):
+        proc = run("--write-baseline", "same.json", "--sarif-file", other)
+        assert proc.returncode == 1, proc.stderr
+        assert "error[E100]" in proc.stderr, proc.stderr
+        assert "--sarif-file and --write-baseline name the same file" in proc.stderr
+        log = json.loads((tmp_path / "same.json").read_text(encoding="utf-8"))
+        assert log["version"] == "2.1.0", log  # the error's log, no baseline
+        assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+        (tmp_path / "same.json").unlink()
+    assert run("--write-baseline", "base.json").returncode == 0
+    baseline = (tmp_path / "base.json").read_bytes()
+    proc = run("--baseline", "base.json", "--sarif-file", "./alias/base.json")
+    assert proc.returncode == 1, proc.stderr
+    assert "--sarif-file and --baseline name the same file" in proc.stderr, proc.stderr
+    assert (tmp_path / "base.json").read_bytes() == baseline

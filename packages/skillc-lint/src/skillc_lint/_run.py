@@ -606,9 +606,22 @@ def _check_outputs(params: LintParams, cwd: Path) -> None:
     be written; a missing folder is made as the file is written), and a file that is no
     baseline of this skillc-lint is never replaced (E050, or E100 for one a newer skillc-lint
     wrote: :meth:`~skillc_lint._baseline.Baseline.replaces`), nor one that is no SARIF log
-    (E050: :func:`~skillc_lint._output.sarif_replaces`)."""
+    (E050: :func:`~skillc_lint._output.sarif_replaces`). Two of them naming one file, by
+    whatever spelling (``--write-baseline b.json --sarif-file b.json``: the baseline was
+    written, then the log refused, half the run's work done), are E100."""
     from skillc_index.atomic import file_target
 
+    named = [
+        (field, os.path.realpath(Path(cwd, value)))
+        for field in ("sarif_file", "write_baseline", "baseline")
+        if (value := getattr(params, field)) is not None
+    ]
+    for i, (field, real) in enumerate(named):
+        for other, other_real in named[i + 1 :]:
+            if real == other_real:
+                from skillc_index.diagnostics import ParameterError
+
+                raise ParameterError(f"{{{field}}} and {{{other}}} name the same file")
     if params.sarif_file is not None:
         from skillc_lint._output import sarif_replaces
 
