@@ -343,3 +343,71 @@ def test_outputs_naming_one_file_are_refused_before_the_lint(tmp_path: Path) -> 
     assert proc.returncode == 1, proc.stderr
     assert "--sarif-file and --baseline name the same file" in proc.stderr, proc.stderr
     assert (tmp_path / "base.json").read_bytes() == baseline
+
+
+@pytest.mark.parametrize("case", ["to SKILL.md", "to a symlink", "removed", "made"])
+def test_sarif_file_is_checked_again_right_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    """What ``--sarif-file`` names is checked again right before the rename
+    (``before_rename``): a log swapped meanwhile for a file that is no log, or a symlink, is
+    E050, nothing replaced; a file made meanwhile where there was none is E050 ``made while
+    the log was written``, left as it is; a log removed meanwhile is written as a new file
+    (it raised ``FileExistsError``: E050 ``made while the log was written``, nothing there)."""
+    import skillc_index
+    from skillc_index.command_errors import ForeignFile
+    from skillc_lint import cli
+
+    old = {"version": "2.1.0", "runs": []}
+    out = tmp_path / "out.sarif"
+    target = tmp_path / "target.sarif"
+    target.write_text(json.dumps(old), encoding="utf-8")
+    if case != "made":
+        out.write_text(json.dumps(old), encoding="utf-8")
+    skill = "---\nname: x\n---\n"
+
+    def swap() -> None:
+        if case == "to SKILL.md":
+            out.write_text(skill, encoding="utf-8")
+        elif case == "to a symlink":
+            out.unlink()
+            out.symlink_to(target)
+        elif case == "removed":
+            out.unlink()
+        else:
+            out.write_text(json.dumps(old), encoding="utf-8")
+
+    write = skillc_index.write_file_atomic
+    swapped: list[bool] = []
+
+    def racing(path: Path, data: bytes, **kw: Any) -> None:
+        inner = kw["before_rename"]
+
+        def before_rename() -> None:
+            if not swapped:  # (once: the first try's window)
+                swapped.append(True)
+                swap()
+            inner()
+
+        write(path, data, **{**kw, "before_rename": before_rename})
+
+    monkeypatch.setattr(skillc_index, "write_file_atomic", racing)
+    new = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "skillc-lint"}}}]}
+    if case == "removed":
+        cli._write_sarif(new, "out.sarif", tmp_path)
+        assert not out.is_symlink()
+        assert json.loads(out.read_text(encoding="utf-8")) == new
+        return
+    with pytest.raises(ForeignFile) as caught:
+        cli._write_sarif(new, "out.sarif", tmp_path)
+    assert caught.value.code == "E050"
+    assert swapped
+    if case == "to SKILL.md":
+        assert out.read_text(encoding="utf-8") == skill
+    elif case == "to a symlink":
+        assert out.is_symlink()
+        assert json.loads(target.read_text(encoding="utf-8")) == old
+    else:
+        assert "made while the log was written" in str(caught.value)
+        assert json.loads(out.read_text(encoding="utf-8")) == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.sarif", "target.sarif"]

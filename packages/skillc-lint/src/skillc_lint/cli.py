@@ -369,26 +369,35 @@ def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
     return _output.sarif_log(outcomes, run.registries, run.cwd, version=__version__)
 
 
+class _LogRemoved(Exception):
+    """The SARIF log ``--sarif-file`` replaces was removed while the new one was written."""
+
+
 def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
     """``--sarif-file``: a SARIF log (the run's, or its error's), written atomically (FILE
     relative to ``cwd``), replacing only a SARIF log (:func:`~skillc_lint._output.
     sarif_replaces`, E050; checked again right before the rename: a file made meanwhile is
-    never replaced). Raises E100 when it cannot be written."""
+    never replaced, and a log removed meanwhile is written as a new file). Raises E100 when it
+    cannot be written."""
     from skillc_index import write_file_atomic
     from skillc_index.atomic import file_target
     from skillc_index.text import json_text
     from skillc_lint._output import sarif_replaces
 
-    try:  # checked first by _run._check_outputs
-        path = file_target(cwd, file)
-        replace = sarif_replaces(path, file)
-
+    def write(replace: bool) -> None:
         def unchanged() -> None:  # what is there now is replaced only when it was a log
             if sarif_replaces(path, file) != replace:
-                raise FileExistsError
+                raise _LogRemoved if replace else FileExistsError
 
-        data = (json_text(log) + "\n").encode("utf-8")
         write_file_atomic(path, data, parents=True, before_rename=unchanged, replace=replace)
+
+    try:  # checked first by _run._check_outputs
+        path = file_target(cwd, file)
+        data = (json_text(log) + "\n").encode("utf-8")
+        try:
+            write(sarif_replaces(path, file))
+        except _LogRemoved:  # nothing there now (sarif_replaces False): a new file
+            write(False)
     except FileExistsError:  # (made meanwhile)
         from skillc_index.command_errors import ForeignFile
 
