@@ -114,7 +114,8 @@ def test_the_working_folders_config_configures_no_global_skill_nor_another_repos
     """The fallback to the config nearest the working folder is for a skill inside the folder
     holding it (a submodule's) only: a ``pyproject.toml`` above ``$SKILLC_HOME`` (``/tmp``)
     configured a global skill from there (find_config's walk ends at the home), and one
-    repository's ``pyproject.toml`` a skill of another repository linted from it."""
+    repository's ``pyproject.toml`` a skill of another repository linted from it. A
+    submodule's skill named through a symlink to the repository takes its config."""
     write(tmp_path / "pyproject.toml", '[tool.skillc.lint]\nSKL108 = "error"\n')
     put(home / ".skillc" / "skills" / "shared")
     assert findings(lint("shared", "--format", "json", cwd=tmp_path)) == {
@@ -128,6 +129,12 @@ def test_the_working_folders_config_configures_no_global_skill_nor_another_repos
     assert findings(lint("../other/skills/theirs", "mod/ours", "--format", "json")) == {
         "theirs": [("SKL108", "warning")],  # another repository's: the defaults
         "ours": [("SKL108", "error")],  # a submodule's: the repository's config
+    }
+    # the submodule named through a symlink to the repository is still its skill (the
+    # spelled folders were compared with the real one: the defaults applied)
+    (tmp_path / "alias").symlink_to(cwd, target_is_directory=True)
+    assert findings(lint("../alias/mod/ours", "--format", "json", process=True)) == {
+        "ours": [("SKL108", "error")]
     }
 
 

@@ -393,7 +393,9 @@ def nearest_config(
     skills, as its ``.skillc/config.toml`` does. Never for a skill of another repository,
     nor a global skill (in the skillc home, where its walk ended: a ``pyproject.toml`` above
     ``$SKILLC_HOME`` configures none, as :func:`~skillc_index.find_config` says). None when
-    no walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s."""
+    no walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s. Each folder is
+    compared by its real path, as :class:`~skillc_lint._baseline._Places` names them: a
+    skill named through a symlink to the repository is still its skill."""
     import os
     from pathlib import Path
 
@@ -405,12 +407,15 @@ def nearest_config(
     found = find_config(cwd, layout, nearest)
     if found is None:
         return None
-    top = config_root(found)
+    from skillc_index.files import real_path
+
+    top, home = real_path(config_root(found)), real_path(layout.home)
     folder = Path(os.path.normpath(start.absolute()))  # (../other/skills/s leads out)
-    for here in (folder, *folder.parents):
-        if here == top:
+    for here in (folder, *folder.parents):  # compared as real paths: any spelling of them
+        real = real_path(here)  # (../alias/mod/skill, alias a symlink to the repository)
+        if real == top:
             return found  # a submodule's skill (or a clone's) of the working folder's project
-        if here == layout.home:
+        if real == home:
             return None  # a global skill
     return None  # another repository's skill
 
