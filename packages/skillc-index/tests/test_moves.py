@@ -497,3 +497,31 @@ def test_a_copy_without_sessions_holds_a_row_a_move_took_to_its_folder(tmp_path:
             (new, old),
         )
     assert copy(call(old, "toolu_2"), call(old, "toolu_1")) == 0  # a lost state file
+
+
+def test_a_copy_without_sessions_holds_a_row_an_older_route_install_took(project: Path) -> None:
+    """A call imported under the folder an older skillc's ``route install`` left (its route
+    manifest records the move, the log none) is held by a copy naming the store folder, as
+    the readers count it there (:func:`~skillc_index.accesslog.moves.routed_moves`): the
+    copy read only ``moved_folders``, and the call was imported again under the store
+    folder (counted twice). Counted alike by ``count_missing``."""
+    from skillc_index.accesslog.merge import FallbackRows, copy_missing, count_missing
+
+    log = _old_route(project, uses=1)
+    store = str(project / ".skillc" / "skills" / "user-own")
+    assert _store_uses(log, Path(store)) == 1  # what the readers count
+    with closing(sqlite3.connect(log)) as db:
+        (row,) = db.execute(
+            "SELECT timestamp, command, skill, cwd FROM access_log WHERE skill_path != ?",
+            (store,),
+        ).fetchall()
+    timestamp, command, skill, cwd = row
+    again = AccessRecord(command, skill, store, cwd, {}, timestamp=timestamp, run_id="s2")
+    rows = FallbackRows([(tuple(again.values()), 1)])
+    assert count_missing(log, rows, sessions=False) == 0
+    assert copy_missing(log, rows, sessions=False) == 0  # held: nothing imported again
+    assert _store_uses(log, Path(store)) == 1
+    with closing(sqlite3.connect(log)) as db:
+        assert db.execute("SELECT COUNT(*) FROM access_log").fetchone() == (1,)
+    other = AccessRecord(command, skill, store, cwd, {"n": 1}, timestamp=timestamp, run_id="s2")
+    assert copy_missing(log, FallbackRows([(tuple(other.values()), 1)]), sessions=False) == 1

@@ -146,7 +146,10 @@ def _rows_of(db: sqlite3.Connection, folders: list[str]) -> Generator[Any, None,
 
 
 def _missing(
-    db: sqlite3.Connection, rows: Iterable[tuple[Identity, int]], sessions: bool = True
+    db: sqlite3.Connection,
+    rows: Iterable[tuple[Identity, int]],
+    sessions: bool = True,
+    log: Path | None = None,
 ) -> Iterator[Identity]:
     """Each row as many times as it occurs in ``rows`` beyond its occurrences in ``db``.
 
@@ -158,10 +161,11 @@ def _missing(
     ``sessions``, rows that differ by ``run_id`` alone are one row (a transcript's tool call,
     whose id is in its ``args``, copied into another session's file by the agent), and so are
     the rows that count for its folder under another (:class:`_Folders`: a plugin's other
-    versions', those a route's move took to it).
+    versions', those a route's move took to it; ``log``: ``db``'s path, for the moves of its
+    route that it does not record, as the readers count them).
     """
     crowded: dict[tuple[Any, ...], Counter[Any]] = {}
-    folders = _Folders(db)
+    folders = _Folders(db, log)
     for identity, count in rows:
         timestamp, run_id, command, skill, skill_path, cwd, args, error = identity
         access = (skill_path, command, args, timestamp, error, cwd)
@@ -190,10 +194,13 @@ class _Folders:
     :func:`~.reader.other_versions`, the rule by which they count for the installed version);
     and each folder a move took rows from to it (``route install``/``uninstall``,
     :func:`~.moves.moves_of`: the call imported before the move), with the spans of ids
-    that tell which of that folder's rows are its (:func:`_taken_to`)."""
+    that tell which of that folder's rows are its (:func:`_taken_to`); given the log's path
+    ``log``, the moves of its route an older skillc made without recording one too
+    (:func:`~.moves.routed_moves`), as the readers count them."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, log: Path | None = None) -> None:
         self._db = db
+        self._log = log
         self._known: dict[Any, list[tuple[Any, list[tuple[int, str]] | None]]] = {}
         self._moved: dict[str, list[tuple[int, str]]] | None = None
 
@@ -222,7 +229,7 @@ class _Folders:
 
             self._moved = {}
             try:
-                for old, upto, now in moves_of(self._rows):
+                for old, upto, now in moves_of(self._rows, self._log):
                     self._moved.setdefault(old, []).append((upto, now))
             except sqlite3.Error:  # another tool's table of that name
                 self._moved = {}
@@ -250,15 +257,16 @@ def _merged_upto(db: sqlite3.Connection, log_id: str) -> int:
 
 
 def _to_add(
-    db: sqlite3.Connection, rows: FallbackRows, sessions: bool
+    db: sqlite3.Connection, rows: FallbackRows, sessions: bool, log: Path
 ) -> tuple[list[Identity], int]:
-    """The rows ``db`` lacks (see the module: by where they came from, then by counting),
-    and the highest ``id`` of their log to record as copied (0: a log without identity)."""
+    """The rows ``db`` (the log at ``log``) lacks (see the module: by where they came from,
+    then by counting), and the highest ``id`` of their log to record as copied (0: a log
+    without identity)."""
     if rows.origin is None or rows.ids is None:
-        return list(_missing(db, rows.identities, sessions)), 0
+        return list(_missing(db, rows.identities, sessions, log)), 0
     own = read_identity(db)
     if own is not None and own.log_id == rows.origin.log_id:  # a copy of this very log
-        return list(_missing(db, rows.identities, sessions)), 0
+        return list(_missing(db, rows.identities, sessions, log)), 0
     merged = _merged_upto(db, rows.origin.log_id)
     compared = max(merged, rows.origin.previous_upto)
     older: list[tuple[Identity, int]] = []
@@ -271,7 +279,7 @@ def _to_add(
             older.append((identity, before))
         new.extend([identity] * (len(ids) - before))
         upto = max(upto, ids[-1])
-    return [*_missing(db, older, sessions), *new], upto
+    return [*_missing(db, older, sessions, log), *new], upto
 
 
 def _record_merge(db: sqlite3.Connection, log_id: str, upto: int) -> None:
@@ -294,7 +302,7 @@ def count_missing(destination: Path, rows: FallbackRows, *, sessions: bool = Tru
     if not destination.exists():
         return rows.total
     with closing(open_log(destination, own=True)) as db:
-        return len(_to_add(db, rows, sessions)[0])
+        return len(_to_add(db, rows, sessions, destination)[0])
 
 
 def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True) -> int:
@@ -305,7 +313,7 @@ def copy_missing(destination: Path, rows: FallbackRows, *, sessions: bool = True
     tool call in a session file the agent copied), and so is one under another version's
     folder of its Claude Code plugin skill (the call imported before the plugin's update)."""
     with closing(connect(destination)) as db, writing(db):
-        added, upto = _to_add(db, rows, sessions)
+        added, upto = _to_add(db, rows, sessions, destination)
         db.executemany(COPY_ROW, ([text_param(value) for value in row] for row in added))
         if rows.origin is not None and upto:
             _record_merge(db, rows.origin.log_id, upto)
