@@ -46,14 +46,23 @@ def period_of(day: str, by: str) -> str | None:
     return day
 
 
-def last_period(first: str, last: str, end: str, by: str) -> str:
-    """The last ``by`` period shown, from ``first``: ``last`` up to the period of the day
-    ``end`` (:func:`~skillc_stats._trends.end_day`) at most, unless every row is later (a
-    wrong clock's: ``end``'s period before ``first``): then ``last``, all of them shown."""
-    cap = period_of(end, by)
-    if not first or cap is None or cap < first:
-        return last  # (capped to ``first``, every period after the first was dropped)
-    return min(last, cap)
+def shown_periods(
+    kinds: Mapping[str, Counter[str]], last: str, end: str, by: str
+) -> tuple[str, str]:
+    """The first and last ``by`` periods shown of ``kinds`` (:func:`kinds_by_period`; both
+    empty when it is): from the first period to ``last``, up to the period of the day ``end``
+    (:func:`~skillc_stats._trends.end_day`) at most; unless every row is later (a wrong
+    clock's), leaving the author's own out of that test (``stats``, ``lint``, ``build``:
+    :func:`~skillc_index.accesslog.reader.command_kind`): then from the first later period to
+    ``last``, all of them shown. ``skc stats`` logs its own row today: counted in that test
+    (or shown from today), the next run showed today's period only (or ran from today)."""
+    first, cap = min(kinds, default=""), period_of(end, by)
+    if not first or cap is None:
+        return first, last
+    later = [period for period in kinds if period > cap]
+    if later and all(p > cap for p, n in kinds.items() if n["use"] or n["other"]):
+        return min(later), last  # (capped to the first, every later period was dropped)
+    return first, min(last, cap)
 
 
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:

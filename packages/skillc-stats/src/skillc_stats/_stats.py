@@ -403,13 +403,13 @@ class StatsQuery:
         """Uses, author activity and every access per ``by`` period (``day``, ``week``: the
         ISO week, named by its Monday, or ``month``), from the first to the last period with
         an access, up to today's at most as in ``--all`` (a row dated later, a wrong clock's,
-        is in none, unless every row is), the quiet ones included (zeros)."""
-        from skillc_stats._periods import kinds_by_period, last_period, period_rows, periods_note
+        is in none, unless every row but the author's own is: :func:`~skillc_stats._periods.
+        shown_periods`), the quiet ones included (zeros)."""
+        from skillc_stats._periods import kinds_by_period, period_rows, periods_note, shown_periods
         from skillc_stats._trends import end_day
 
         kinds = kinds_by_period(self._log.day_counts(), by)
-        first = min(kinds, default="")
-        last = last_period(first, max(kinds, default=""), end_day(self.filters), by)
+        first, last = shown_periods(kinds, max(kinds, default=""), end_day(self.filters), by)
         note = periods_note(first, last, by)
         if note is not None:
             self._notes[by] = note

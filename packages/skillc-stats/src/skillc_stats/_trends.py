@@ -146,10 +146,10 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     which have no change, as the text shows none)."""
     from skillc_stats._periods import (
         kinds_by_period,
-        last_period,
         period_of,
         period_rows,
         periods_note,
+        shown_periods,
     )
 
     per_skill: dict[str, Counter[str]] = defaultdict(Counter)  # each skill's uses per period
@@ -163,9 +163,8 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
             yield period, command, count
 
     kinds = kinds_by_period(summed(), by)
-    first = min(kinds, default="")
     runs_to = max(max(kinds, default=""), period_of(end, by) or "")  # (today's: quiet ones)
-    last = last_period(first, runs_to, end, by) if first else ""
+    first, last = shown_periods(kinds, runs_to, end, by) if kinds else ("", "")
     note = periods_note(first, last, by)
     if note is not None:
         counts.notes[by] = note
