@@ -1,7 +1,8 @@
 """The CPUs this process may run on: the one answer for every pool of workers in the kit
 (``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), the
 making of a pool of processes where the system may give none (:func:`process_pool`), and
-the end of a pool's worker process with its parent (:func:`end_with_parent`)."""
+the end of a pool's worker process with its parent (:func:`end_with_parent`), and the C
+library the kit calls through ctypes (:func:`c_library`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
+    import ctypes
     from multiprocessing.process import BaseProcess
 
     from skillc_index.diagnostics import Notice
 
-__all__ = ["end_with_parent", "process_pool", "usable_cores"]
+__all__ = ["c_library", "end_with_parent", "process_pool", "usable_cores"]
 
 T = TypeVar("T")
 
@@ -75,14 +77,42 @@ def _killed_with_parent() -> bool:
     """Whether the kernel now sends this process SIGKILL when its parent ends (Linux)."""
     if sys.platform != "linux":
         return False
-    import ctypes
     import signal
 
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        libc = c_library()
+        if libc is None:
+            return False
+        prctl = libc.prctl
         return bool(prctl(1, signal.SIGKILL, 0, 0, 0) == 0)  # 1: PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # no C library found, or no prctl in it
         return False
+
+
+_LIBC: list[ctypes.CDLL | None] = []  # loaded once (c_library)
+
+
+def c_library() -> ctypes.CDLL | None:
+    """The C library, loaded once for the process (``use_errno``: ``ctypes.get_errno()``
+    says a call's error), as the program links it, else found by name; None where there is
+    none to load (no dynamic C library: the callers do without). The one home of the kit's
+    calls into libc: ``prctl`` (:func:`end_with_parent`), inotify (the gateway's change
+    watcher), ``malloc_trim`` (its find server's memory given back)."""
+    if not _LIBC:
+        import ctypes
+
+        libc: ctypes.CDLL | None = None
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+        except OSError:
+            import ctypes.util
+
+            try:
+                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            except OSError:
+                libc = None
+        _LIBC.append(libc)
+    return _LIBC[0]
 
 
 def _exit_after(parent: BaseProcess) -> None:

@@ -9,7 +9,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.catalog import (
     BUDGET_SECONDS,
@@ -75,10 +75,6 @@ class Catalog:
         self._tracked: frozenset[str] = frozenset()
         """The roots whose state in memory the watcher has kept track of since it was walked:
         their next walk looks only at what it reports."""
-        self._waiting: Callable[[], bool] | None = None
-        """While :meth:`build` runs: whether a request waits (indexing stops for it)."""
-        self._stopped: Callable[[], bool] | None = None
-        """While :meth:`read` runs: whether to give up the reading (the server stops)."""
 
     @classmethod
     def shared(cls, layout: Layout) -> Catalog:
@@ -153,8 +149,21 @@ class Catalog:
         are not Unicode (lone surrogates: bytes of a command line that are not UTF-8,
         ``\\udcff`` in JSON) are read as ``?``."""
         query = _readable(query)
+        return self._retried(query, roots, limit, budget, semantic, first, elsewhere, told)
+
+    def _retried(
+        self,
+        *asked: Any,
+        waiting: Callable[[], bool] | None = None,
+        stopped: Callable[[], bool] | None = None,
+    ) -> FindResult:
+        """:meth:`_find` of ``asked``, once again over the catalog opened again when it broke
+        meanwhile; ``waiting`` and ``stopped`` (:meth:`build`'s, :meth:`read`'s) passed to
+        that one too (stored on this one, the catalog opened again had none: a build that
+        no request ended, a reading that no stop gave up). :attr:`left` is the one that
+        answered's."""
         try:
-            return self._find(query, roots, limit, budget, semantic, first, elsewhere, told)
+            return self._find(*asked, waiting=waiting, stopped=stopped)
         except sqlite3.DatabaseError as exc:
             if self.database.path is None or indexer.busy(exc):
                 raise
@@ -164,7 +173,10 @@ class Catalog:
             if damaged(exc):
                 discard(self.database.path)
             found = Catalog.shared(self.layout)
-            return found._find(query, roots, limit, budget, semantic, first, elsewhere, told)
+            try:
+                return found._find(*asked, waiting=waiting, stopped=stopped)
+            finally:
+                self.left = found.left
 
     def build(
         self, roots: Sequence[Root], seconds: float, waiting: Callable[[], bool] | None = None
@@ -173,11 +185,7 @@ class Catalog:
         ``waiting()`` says a request waits (asked between two skills: it then waits for one
         skill and its transaction, not for the turn); the skills left (:attr:`left`). The
         find server's work between requests."""
-        self._waiting = waiting
-        try:
-            self.find("warm up", roots, 1, budget=seconds)
-        finally:
-            self._waiting = None
+        self._retried("warm up", roots, 1, seconds, None, False, waiting=waiting)
         return self.left
 
     def read(self, roots: Sequence[Root], stopped: Callable[[], bool]) -> FindResult:
@@ -187,11 +195,8 @@ class Catalog:
         given up, nothing kept (:class:`~skillc_gateway.catalog.Stopped`). The find server's
         work while it builds the catalog of ``roots`` (:meth:`.server.FindServer._read_files`:
         Ctrl-C waited for the 2,324 skills of a library to be read, 10 s)."""
-        self._stopped = stopped
-        try:
-            return self.find("warm up", roots, 1, first=True, told=True)
-        finally:
-            self._stopped = None
+        asked = ("warm up", roots, 1, BUDGET_SECONDS, None, True, False, True)
+        return self._retried(*asked, stopped=stopped)
 
     def prepare(self, query: str, semantic: bool | None = None) -> None:
         """Start what a :meth:`find` of ``query`` computes from its text alone (the semantic
@@ -212,6 +217,9 @@ class Catalog:
         first: bool,
         elsewhere: bool = False,
         told: bool = False,
+        *,
+        waiting: Callable[[], bool] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> FindResult:
         warnings: list[Diagnostic | Notice] = list(self.database.warnings)
         kept = [root for root in roots if scan.utf8(str(root.path))]
@@ -224,7 +232,14 @@ class Catalog:
                 warnings.append(Notice(f"not searched, a path that is not UTF-8: {shown}"))
             roots = kept
         seen, partial, skills = self._refresh(
-            roots, budget, warnings, (query, limit) if first else None, elsewhere, told
+            roots,
+            budget,
+            warnings,
+            (query, limit) if first else None,
+            elsewhere,
+            told,
+            waiting=waiting,
+            stopped=stopped,
         )
         ranked_first = skills is not None
         ranker = "lexical"
@@ -291,6 +306,9 @@ class Catalog:
         first: tuple[str, int] | None,
         elsewhere: bool = False,
         told: bool = False,
+        *,
+        waiting: Callable[[], bool] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> tuple[Seen, bool, tuple[FoundSkill, ...] | None]:
         """:meth:`refresh`; with ``first`` (a query and its limit), when the catalog lacks
         many of the skills found, the answer to it from their files instead of indexing
@@ -379,6 +397,7 @@ class Catalog:
                     [(str(root.path), result) for root, _, result in walks],
                     budget,
                     watcher is not None,
+                    waiting,
                 )
             except sqlite3.OperationalError as exc:
                 if not indexer.unwritable(exc):
@@ -393,7 +412,7 @@ class Catalog:
                 warnings.append(Notice(f"{unwritable}: answered from the skills' files"))
             assert first is not None
             try:
-                skills, seen = first_answer.first_answer(self, walks, *first, self._stopped)
+                skills, seen = first_answer.first_answer(self, walks, *first, stopped)
             finally:  # given up too (Stopped): the states may hold some of those ids
                 self._states.clear()  # the walks' states hold the ids of the answer's catalog
             return seen, truncated, skills

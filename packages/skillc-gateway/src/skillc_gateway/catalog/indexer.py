@@ -245,7 +245,11 @@ def _sha1(data: bytes) -> bytes:
 
 
 def apply(
-    catalog: Catalog, walks: list[tuple[str, Walk]], budget: float, watching: bool
+    catalog: Catalog,
+    walks: list[tuple[str, Walk]],
+    budget: float,
+    watching: bool,
+    waiting: Callable[[], bool] | None = None,
 ) -> int | None:
     """Index the pending skills of ``catalog`` (:meth:`~.engine.Catalog.refresh`'s walks)
     and drop the removed ones, saving each changed state, in
@@ -258,7 +262,8 @@ def apply(
     A ``watching`` catalog keeps its states in memory and saves one only when its folders
     changed, not when skills were only indexed again (a state is megabytes at 20,000
     skills): a new process's walk then finds those fingerprints out of date and takes
-    them from the skills' rows, without reading the files."""
+    them from the skills' rows, without reading the files. ``waiting()``, asked between
+    two skills, ends it early (:meth:`~.engine.Catalog.build`: a request waits)."""
     todo = [(result.state, index) for _, result in walks for index in result.pending]
     removed = [item for _, result in walks for item in result.removed]
     dirty = [
@@ -282,7 +287,7 @@ def apply(
     start = time.monotonic()
     deadline = start + budget
     indexer = Indexer(catalog.db, time.time_ns() - RACY_NS)
-    waiting = catalog._waiting or (lambda: False)
+    waiting = waiting or (lambda: False)
     position = 0
     first = True
     saved: set[str] = set()

@@ -53,7 +53,6 @@ from skillc_index.clock import utc_now
 
 if TYPE_CHECKING:
     import socket
-    import sqlite3
 
     from skillc_gateway.catalog.engine import Catalog
     from skillc_index.inventory.folders import Root
@@ -66,7 +65,6 @@ __all__ = [
     "READ_SECONDS",
     "STATUS_ROOTS",
     "FindServer",
-    "give_back_memory",
 ]
 
 #: A connection that has not sent its whole request within this long is dropped (and one
@@ -135,6 +133,7 @@ class FindServer:
         self._refused: set[str] = set()  # the bad requests logged (each said once)
         self._went = 0  # the clients that went away (:meth:`_gone`)
         self._wake: int | None = None  # written to wake serve() up
+        self._woken: int | None = None  # its end read by serve() (a stop ends a turn too)
         self._lock: int | None = None
         self._listener: socket.socket | None = None
         self._pending = server_socket.Pending(READ_SECONDS)
@@ -271,7 +270,7 @@ class FindServer:
         self._owed = 0.0
         try:
             catalog = Catalog.shared(self.layout)
-            waiting = server_socket.waiting(listener, least, self._pending.fds())
+            waiting = server_socket.waiting(self._pending.watched(listener, self._woken), least)
             catalog.build(roots, BUILD_SECONDS, waiting)
         except Exception as exc:
             self.log(f"building the catalog failed: {type(exc).__name__}: {exc}")
@@ -291,13 +290,15 @@ class FindServer:
 
     def _give_back(self, catalog: Catalog) -> None:
         """Once the catalog holds every skill it lacked: give back the memory the build took
-        (:func:`give_back_memory`), logged with the resident size before and after.
+        (:func:`.memory.give_back_memory`), logged with the resident size before and after.
         The server would otherwise keep it for as long as it runs (212 MB at 2,324 skills,
         where one started over the built catalog holds 35 MB)."""
+        from skillc_gateway.catalog.memory import give_back_memory, resident
+
         self._grown = False
-        before = _resident()
+        before = resident()
         give_back_memory(catalog.db)
-        self.log(f"catalog built; memory given back: {before} -> {_resident()} resident")
+        self.log(f"catalog built; memory given back: {before} -> {resident()} resident")
 
     def _read_files(self) -> None:
         """Read the skills of :attr:`_reading` (roots whose finds are left to the files while
@@ -352,7 +353,7 @@ class FindServer:
 
         if not self.semantic:
             return False
-        waiting = server_socket.waiting(listener, held=self._pending.fds())
+        waiting = server_socket.waiting(self._pending.watched(listener, self._woken))
         try:
             catalog = Catalog.shared(self.layout)
             return fill.fill_heads(catalog, FILL_SECONDS, waiting) or fill.fill_vectors(
@@ -374,7 +375,7 @@ class FindServer:
         wake_read, wake_write = os.pipe()
         os.set_blocking(wake_read, False)
         os.set_blocking(wake_write, False)
-        self._wake = wake_write
+        self._wake, self._woken = wake_write, wake_read
         handlers: dict[signal.Signals, Any] = {}
         previous_wakeup: int | None = None
         try:
@@ -414,9 +415,11 @@ class FindServer:
                 elif timeout is None or timeout > RECHECK_SECONDS:
                     timeout = RECHECK_SECONDS  # another process's writes, the socket still ours
                 # past MAX_PENDING held, the next connections wait in the listener's backlog
-                fds = [wake_read, *pending.fds(), *([] if pending.full() else [listener.fileno()])]
+                fds = pending.watched(listener.fileno(), wake_read)
                 ready, _, _ = select.select(fds, [], [], timeout)
-                for request in pending.expired():  # each at its own deadline, whatever comes
+                # each at its own deadline, whatever comes (read one last time: a request
+                # whole in time is answered, the server busy past its deadline or not)
+                for request in pending.expired():
                     with request.connection:
                         self._gone(request.pid, "timed out")
                 if self._reading and not ready:
@@ -451,7 +454,7 @@ class FindServer:
                 signal.signal(number, handler)
             if previous_wakeup is not None:
                 signal.set_wakeup_fd(previous_wakeup)
-            self._wake = None
+            self._wake = self._woken = None
             os.close(wake_read)
             os.close(wake_write)
 
@@ -654,32 +657,3 @@ class FindServer:
             "vectors_waiting": waiting,
             "heads_waiting": heads_waiting,
         }
-
-
-def _resident() -> str:
-    """This process's resident memory, as ``212 MB`` (``?`` where /proc does not say)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            pages = int(statm.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return "?"
-    return f"{pages * os.sysconf('SC_PAGE_SIZE') // 1_000_000} MB"
-
-
-def give_back_memory(db: sqlite3.Connection) -> None:
-    """Give back the memory a build took: the pages of ``db``'s page cache (``PRAGMA
-    shrink_memory``; it fills again as far as queries read, up to
-    :data:`~.database.CACHE_KIB`), then the C heap's free pages (glibc's ``malloc_trim``;
-    where there is none, nothing: the memory Python and SQLite free during a build goes back
-    to the heap, not to the system, and a long-running server kept it)."""
-    import contextlib
-    import sqlite3
-    import sys
-
-    with contextlib.suppress(sqlite3.Error):  # a busy or closed catalog: nothing given
-        db.execute("PRAGMA shrink_memory")
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):  # no glibc (musl has no trim)
-            ctypes.CDLL(None).malloc_trim(0)

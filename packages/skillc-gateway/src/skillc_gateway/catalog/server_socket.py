@@ -155,6 +155,14 @@ class Pending:
     def fds(self) -> list[int]:
         return list(self._held)
 
+    def watched(self, listener: int, wake: int | None = None) -> list[int]:
+        """What the server waits on for its next request: the wake-up descriptor ``wake``
+        (a stop), the connections held and ``listener``, but not while :meth:`full` (it
+        accepts none then: the listener ready for a connection it leaves in the backlog
+        ended every turn of the build and of the fill at once, and the server spun)."""
+        wakes = [] if wake is None else [wake]
+        return [*wakes, *self._held, *([] if self.full() else [listener])]
+
     def timeout(self) -> float | None:
         """Seconds until the nearest deadline (0 past it); None when none is held."""
         if not self._held:
@@ -183,9 +191,19 @@ class Pending:
 
     def expired(self) -> list[Request]:
         """The connections whose request was not whole by its deadline, no longer held (the
-        caller closes them)."""
+        caller closes them). Each is read one last time first, without blocking: a request
+        that came whole while the server was busy past its deadline (answering another, a
+        turn of its work) is kept, and answered by the next :meth:`read` (its descriptor
+        stays ready: the client shut its side down); it was dropped as timed out."""
         now = time.monotonic()
-        gone = [request for request in self._held.values() if request.deadline <= now]
+        gone: list[Request] = []
+        for request in [r for r in self._held.values() if r.deadline <= now]:
+            try:
+                if _received(request):
+                    continue  # whole: read() answers it
+            except OSError:
+                pass  # failed: dropped with the others
+            gone.append(request)
         for request in gone:
             del self._held[request.connection.fileno()]
         return gone
@@ -221,12 +239,12 @@ def hung_up(connection: socket.socket) -> bool:
     return any(events & select.POLLHUP for _, events in poller.poll(0))
 
 
-def waiting(listener: int, after: float = 0.0, held: Sequence[int] = ()) -> Callable[[], bool]:
-    """Whether a request waits on ``listener``, or bytes on a connection ``held`` (a look that
-    does not block), from ``after`` seconds on (False before): a turn of the build or of the
-    fill ends for it."""
+def waiting(fds: Sequence[int], after: float = 0.0) -> Callable[[], bool]:
+    """Whether something waits on one of ``fds`` (a look that does not block), from ``after``
+    seconds on (False before): a turn of the build or of the fill ends for it. The server's
+    are :meth:`Pending.watched`."""
     import select
 
-    fds = [listener, *held]
+    fds = list(fds)
     start = time.monotonic() + after
     return lambda: time.monotonic() >= start and bool(select.select(fds, [], [], 0)[0])

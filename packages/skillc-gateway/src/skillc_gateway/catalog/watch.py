@@ -36,7 +36,6 @@ None and every query makes the full pass.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 import struct
@@ -298,8 +297,12 @@ def open_watcher() -> Watcher | None:
     """A watcher, or None where inotify is not available."""
     if not sys.platform.startswith("linux"):
         return None
+    from skillc_index.cores import c_library
+
+    libc = c_library()
+    if libc is None:
+        return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         fd = libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
     except (OSError, AttributeError):
         return None
