@@ -2605,3 +2605,89 @@ def test_a_catalog_opened_again_keeps_the_reading_s_stop(
         Catalog.shared(layout).close()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def send_only(home: Path, data: bytes) -> bytes:
+    """Send ``data`` as a request that has no reply (a ``prepare``); what came back (none)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(READY_SECONDS)
+        sock.connect(str(home / ".skillc" / "find.sock"))
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        return b"".join(iter(lambda: sock.recv(1 << 16), b""))
+
+
+def test_what_a_server_logs_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``find.log`` was bounded only in part: a line for each find that failed, each prepare
+    that failed (and each peer of another user refused) came without end. Each of those
+    kinds is logged ``GONE_LOGGED`` times at most, as clients that went away are, and a
+    server logs ``LOG_LINES`` lines at most, each cut at ``LOG_LINE_CHARS``; a line saying
+    why it stops comes past them."""
+    from skillc_gateway.catalog import server
+    from skillc_gateway.catalog.engine import Catalog
+
+    def fails(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("x" * 5000)
+
+    monkeypatch.setattr(server.FindServer, "_find", fails)
+    monkeypatch.setattr(Catalog, "prepare", fails)
+    base = Path(tempfile.mkdtemp(prefix="skl-", dir="/tmp")).resolve()  # a short socket path
+    monkeypatch.setenv("HOME", str(base))  # no installed skill of this machine's to warm up
+    layout = Layout.discover(base, {"SKILLC_HOME": str(base / "home")})
+    find = json.dumps({"version": PROTOCOL, "op": "find"}).encode()
+    prepare = json.dumps({"version": PROTOCOL, "op": "prepare", "query": "tend"}).encode()
+    try:
+        for each, most in ((3, 1000), (1000, 6)):
+            monkeypatch.setattr(server, "GONE_LOGGED", each)
+            monkeypatch.setattr(server, "LOG_LINES", most, raising=False)  # (reverted: none)
+            lines: list[str] = []
+            found = server.FindServer(layout, log=lines.append)
+            with in_thread(found):
+                for _ in range(6):
+                    assert not raw_request(base / "home", find)["ok"]
+                    assert send_only(base / "home", prepare) == b""
+                assert raw_request(base / "home", STATUS)["ok"]  # the prepares answered
+                assert raw_request(base / "home", b'{"version": 1, "op": "stop"}')["ok"]
+            failed = [line for line in lines if line.startswith("find failed: RuntimeError")]
+            prepared = [line for line in lines if line.startswith("preparing a find failed")]
+            if each == 3:
+                assert len(failed) == len(prepared) == 3, lines
+                assert failed[-1].endswith("; the next are not logged"), failed
+            else:  # the lines of a server, whatever their kind
+                assert len(lines) == most + 1, lines
+                assert lines[most - 1].endswith("; the next lines are not logged (LOG_LINES)")
+                assert lines[-1] == "stop requested", lines
+            assert all(len(line) <= server.LOG_LINE_CHARS for line in lines), lines
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_log_that_cannot_be_moved_aside_says_so(
+    gateway_process: Run, home: Path, tmp_path: Path
+) -> None:
+    """A ``find.log.1`` that is no regular file (a symlink to a file elsewhere) silently
+    turned the log's bound off: ``find.log`` was never moved aside again. It is still
+    neither followed nor replaced, and the log says why it is not moved aside (once for
+    each server started). Near miss: a log under its bound says nothing of it."""
+    from skillc_gateway.catalog.lifecycle import MAX_LOG_BYTES
+
+    log = home / ".skillc" / "find.log"
+    log.parent.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere.log"
+    elsewhere.write_text("not skillc's\n", encoding="utf-8")
+    (home / ".skillc" / "find.log.1").symlink_to(elsewhere)
+    filler = "2026-01-01T00:00:00Z skc watch[1]: a client (pid 2) went away: timed out\n"
+    for past in (False, True):
+        log.write_text(filler * (MAX_LOG_BYTES // len(filler) + (1 if past else -1)))
+        started = gateway_process("watch", "--detach")
+        assert started.returncode == 0, started.stderr
+        stopped = gateway_process("watch", "--stop")
+        assert stopped.returncode == 0, stopped.stderr
+        said = [line for line in log.read_text().splitlines() if "not moved aside" in line]
+        if past:
+            assert len(said) == 1, said
+            assert said[0].endswith("find.log.1 is no regular file (remove it)"), said
+        else:
+            assert said == []
+        assert (home / ".skillc" / "find.log.1").is_symlink()
+        assert elsewhere.read_text(encoding="utf-8") == "not skillc's\n"

@@ -59,7 +59,8 @@ __all__ = [
 ]
 
 #: ``find.log`` past this size is moved to ``find.log.1`` when the next server starts
-#: (:func:`_bound_log`).
+#: (:func:`_bound_log`; each server writes a bounded number of lines to it:
+#: :data:`.server.LOG_LINES`).
 MAX_LOG_BYTES = 1 << 20
 #: ``skc watch --detach`` exits after this long without a query, unless told otherwise; so
 #: does a server ``skc find`` started.
@@ -388,8 +389,12 @@ def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subp
     import subprocess
     import sys
 
-    _bound_log(layout.global_dir / LOG_NAME)
+    kept = _bound_log(layout.global_dir / LOG_NAME)
     log = open_home_file(layout.global_dir / LOG_NAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    if kept:  # said in the log itself, once for the server to come
+        from skillc_index.clock import utc_now
+
+        os.write(log, f"{utc_now()} skc find[{os.getpid()}]: {kept}\n".encode())
     argv = [sys.executable, "-m", "skillc_gateway", "watch", "--idle", f"{idle:g}"]
     argv += ["--lock-fd", str(lock)]
     for folder in build:  # built first (it answered from their files)
@@ -410,22 +415,33 @@ def _spawn(layout: Layout, idle: float, lock: int, build: Sequence[str]) -> subp
     return child
 
 
-def _bound_log(path: Path) -> None:
+def _bound_log(path: Path) -> str:
     """Past :data:`MAX_LOG_BYTES`, move the log ``path`` to ``<path>.1`` (the one before
-    dropped) before a server appends to it: the log of a home takes at most about twice
-    that (it grew without end: a line for each client that hangs up). Only regular files are
-    moved or replaced (a symlink, a FIFO there is left: :func:`.protocol.open_home_file`
-    refuses it)."""
-    import contextlib
-
+    dropped) before a server appends to it (it grew without end: a line for each client that
+    hangs up). So each of the two holds what was there under :data:`MAX_LOG_BYTES` plus
+    what one server wrote (:data:`.server.LOG_LINES` lines of at most
+    :data:`.server.LOG_LINE_CHARS` characters, about 1 MB, and a few of its stop; the lines
+    of the ``skc watch`` in the foreground go to its stderr, not there). Only regular files
+    are moved or replaced (a symlink, a FIFO there is left: :func:`.protocol.open_home_file`
+    refuses it): why the log past its bound was not moved aside, for the caller to log
+    (the bound is off until it is fixed); "" otherwise."""
     older = Path(f"{path}.1")
-    with contextlib.suppress(OSError):
-        if not stat.S_ISREG((found := os.lstat(path)).st_mode) or found.st_size <= MAX_LOG_BYTES:
-            return
-        with contextlib.suppress(FileNotFoundError):
+    why = f"{path} is past {MAX_LOG_BYTES:,} bytes and not moved aside"
+    try:
+        found = os.lstat(path)
+        if not stat.S_ISREG(found.st_mode) or found.st_size <= MAX_LOG_BYTES:
+            return ""
+        try:
             if not stat.S_ISREG(os.lstat(older).st_mode):
-                return
+                return f"{why}: {older} is no regular file (remove it)"
+        except FileNotFoundError:
+            pass
         path.replace(older)
+    except FileNotFoundError:
+        return ""  # no log yet (or moved meanwhile)
+    except OSError as exc:
+        return f"{why}: {exc.strerror or exc}"
+    return ""
 
 
 def _last_line(path: Path, start: int, pid: int) -> str:
@@ -442,7 +458,7 @@ def _last_line(path: Path, start: int, pid: int) -> str:
             text = handle.read().decode("utf-8", errors="replace")
     except OSError:
         return "no log"
-    other = re.compile(r"\S+ skc watch\[(\d+)\]: ")
+    other = re.compile(r"\S+ skc (?:watch|find)\[(\d+)\]: ")  # find: _spawn's note
     lines = [
         line
         for line in text.strip().splitlines()

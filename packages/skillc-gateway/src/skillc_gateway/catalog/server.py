@@ -62,6 +62,7 @@ __all__ = [
     "BUILD_SECONDS",
     "FILL_SECONDS",
     "GONE_LOGGED",
+    "LOG_LINES",
     "READ_SECONDS",
     "STATUS_ROOTS",
     "FindServer",
@@ -70,8 +71,15 @@ __all__ = [
 #: A connection that has not sent its whole request within this long is dropped (and one
 #: that does not take its reply within this long).
 READ_SECONDS = 5.0
-#: The clients that went away (hung up, timed out) a server logs, at most.
+#: The lines of each kind that may come once a request (a client that went away, a find
+#: that failed, a prepare that failed, a peer of another user refused) a server logs, at
+#: most: a script asking on and on grew its log without end.
 GONE_LOGGED = 100
+#: The lines a server logs, at most, each cut at :data:`LOG_LINE_CHARS` characters (its
+#: stop said past them): with ``find.log`` moved aside past
+#: :data:`~.lifecycle.MAX_LOG_BYTES` when the next server starts, what one writes is bounded.
+LOG_LINES = 1000
+LOG_LINE_CHARS = 1000
 #: The root folders ``--status`` lists (the most recently asked about).
 STATUS_ROOTS = 100
 #: Between two requests, the server indexes what its catalog lacks in turns of about this
@@ -101,7 +109,8 @@ class FindServer:
     ``stop`` request, SIGTERM or SIGINT), ``idle`` seconds without a query (0: never) or
     once its socket is gone or another's (:attr:`stop_signal` says which signal stopped it);
     :meth:`close` removes the socket (its own only) and frees the lock. ``log`` receives
-    one line per event worth keeping (start, refused peers, failures, stop)."""
+    one line per event worth keeping (start, refused peers, failures, stop), a bounded
+    number (:meth:`log`)."""
 
     def __init__(
         self,
@@ -121,7 +130,9 @@ class FindServer:
         self.path = socket_path(layout)
         self.idle = idle
         self.configured = configured
-        self.log = log
+        self._log = log
+        self._lines = 0  # logged (:meth:`log`)
+        self._kinds: dict[str, int] = {}  # logged, by kind (:meth:`_capped`)
         self.since = utc_now()  # RFC 3339 UTC, as --status prints it
         self.queries = 0
         self.find_seconds = 0.0  # spent in Catalog.find, all queries
@@ -131,7 +142,6 @@ class FindServer:
         self.stop_signal: int | None = None
         """The signal that stopped :meth:`serve` (SIGINT, SIGTERM); None when it was not one."""
         self._refused: set[str] = set()  # the bad requests logged (each said once)
-        self._went = 0  # the clients that went away (:meth:`_gone`)
         self._wake: int | None = None  # written to wake serve() up
         self._woken: int | None = None  # its end read by serve() (a stop ends a turn too)
         self._lock: int | None = None
@@ -401,14 +411,14 @@ class FindServer:
                 now = time.monotonic()
                 if self.idle:
                     if self._last + self.idle <= now:
-                        self.log(f"no query for {self.idle:g} s: stopping")
+                        self.log(f"no query for {self.idle:g} s: stopping", stop=True)
                         break
                     left = self._last + self.idle - now
                     timeout = left if timeout is None else min(timeout, left)
                 if now >= look:
                     look = now + RECHECK_SECONDS
                     if not self._reachable():
-                        self.log(f"{self.path} is gone or another's: stopping")
+                        self.log(f"{self.path} is gone or another's: stopping", stop=True)
                         break
                 if filling or self._building or self._reading:
                     timeout = 0
@@ -473,7 +483,7 @@ class FindServer:
             return None
         if uid != os.getuid():
             connection.close()
-            self.log(f"refused a connection from user {uid} (pid {pid})")
+            self._capped("user", f"refused a connection from user {uid} (pid {pid})")
             return None
         self._pending.add(connection, pid)
         return connection.fileno()
@@ -508,7 +518,8 @@ class FindServer:
             if not isinstance(message, dict) or message.get("version") != PROTOCOL:
                 reply, stop = other_version_reply(message)  # stop: whatever its version
                 if stop:
-                    self.log(f"stop requested (protocol {message.get('version')!r})")
+                    version = message.get("version")
+                    self.log(f"stop requested (protocol {version!r})", stop=True)
                     self.stop()
                 else:
                     self._refuse(BadRequest(reply["error"]))
@@ -532,12 +543,13 @@ class FindServer:
                 except BadRequest as exc:
                     self._refuse(exc)
                 except Exception as exc:  # the find computes it all the same
-                    self.log(f"preparing a find failed: {type(exc).__name__}: {exc}")
+                    why = f"{type(exc).__name__}: {exc}"
+                    self._capped("prepare", f"preparing a find failed: {why}")
                 return None  # no reply: its client does not wait for one
             if op == "status":
                 return {"ok": True, "status": self.status()}
             if op == "stop":
-                self.log("stop requested")
+                self.log("stop requested", stop=True)
                 self.stop()
                 return {"ok": True, "pid": os.getpid()}
             raise BadRequest(f"unknown op {op!r}")
@@ -545,16 +557,32 @@ class FindServer:
             self._refuse(exc)
             return {"ok": False, "error": str(exc)}
         except Exception as exc:  # the client answers in process; the server goes on
-            self.log(f"find failed: {type(exc).__name__}: {exc}")
+            self._capped("find", f"find failed: {type(exc).__name__}: {exc}")
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
+    def log(self, line: str, *, stop: bool = False, tail: str = "") -> None:
+        """Log ``line`` and its ``tail`` (cut at :data:`LOG_LINE_CHARS` together, the tail
+        whole), the first :data:`LOG_LINES` of this server, the last of them saying the next
+        are not; a ``stop`` line (why it stops: at most a few) past them too."""
+        self._lines += 1
+        if self._lines == LOG_LINES and not stop:
+            tail += "; the next lines are not logged (LOG_LINES)"
+        elif self._lines > LOG_LINES and not stop:
+            return
+        room = LOG_LINE_CHARS - len(tail)
+        self._log((line if len(line) <= room else line[: room - 1] + "…") + tail)
+
+    def _capped(self, kind: str, line: str) -> None:
+        """Log ``line`` of ``kind``, the first :data:`GONE_LOGGED` of this server, the last
+        of them saying the next are not."""
+        count = self._kinds[kind] = self._kinds.get(kind, 0) + 1
+        if count <= GONE_LOGGED:
+            self.log(line, tail="; the next are not logged" if count == GONE_LOGGED else "")
+
     def _gone(self, pid: int, why: object) -> None:
-        """Log a client that went away, the first :data:`GONE_LOGGED` of this server: a
-        script that connects and leaves on and on grew its log without end."""
-        self._went += 1
-        if self._went <= GONE_LOGGED:
-            last = "; the next are not logged" if self._went == GONE_LOGGED else ""
-            self.log(f"a client (pid {pid}) went away: {why}{last}")
+        """Log a client that went away (:meth:`_capped`): a script that connects and leaves
+        on and on grew its log without end."""
+        self._capped("gone", f"a client (pid {pid}) went away: {why}")
 
     def _refuse(self, exc: BadRequest) -> None:
         """Log a bad request, each kind once (a client of another version asks on and on)."""
