@@ -599,8 +599,9 @@ def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
 ) -> None:
     """``python3 scripts/x.py`` and ``python3 helper.py`` (the skill holds it) run the skill's
     script, never the checkout's file of that name (the tool runs in the repository's root);
-    one leading out of the skill (``..``, a symlink) is E012; a bare name the skill does not
-    hold is the interpreter's to find."""
+    one leading out of the skill (``..``, a symlink) is E012; one the skill does not hold is
+    not found (127), the checkout's file of that name never runs (a hostile repository
+    plants it); an absolute script runs as written."""
     x = "| x | string | yes | X |\n"
     folder = kit(
         tool("helper", f"{PYTHON} -u scripts/helper.py {{{{x}}}}", x),
@@ -609,6 +610,8 @@ def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
         tool("inline", f"{PYTHON} -c 'import sys; print(sys.argv[1])' scripts/helper.py"),
         tool("outside", f"{PYTHON} ../../helper.py"),
         tool("linked", f"{PYTHON} linked.py"),
+        tool("absolute", f"{PYTHON} {shlex.quote(str(project / 'abs.py'))}"),
+        tool("theirs_dir", f"{PYTHON} -u lib/theirs.py"),
     )
     (project / ".git").mkdir()
     script(folder, "scripts/helper.py", "import sys\nprint('skill', sys.argv[1:])\n")
@@ -623,7 +626,16 @@ def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
     assert shlex.quote(str(folder.resolve() / "scripts" / "helper.py")) in plan
     proc = run("run", "kit", "bare")
     assert (proc.returncode, proc.stdout) == (0, "skill, no folder written\n"), proc.stderr
-    assert run("run", "kit", "theirs").stdout == "project: the skill has none\n"
+    script(project, "abs.py", "print('absolute')\n")
+    assert run("run", "kit", "absolute").stdout == "absolute\n"
+    script(project, "lib/theirs.py", "print('project: the skill has none')\n")
+    for name, word in (("theirs", "theirs.py"), ("theirs_dir", "lib/theirs.py")):
+        proc = run("run", "kit", name)
+        assert "project" not in proc.stdout + proc.stderr
+        assert (proc.returncode, proc.stdout) == (127, ""), proc.stderr
+        assert f"Command not found: {word}" in proc.stderr
+        data = envelope(run("run", "kit", name, "--format", "json"))
+        assert (data["exit_code"], data["error"]) == (127, f"Command not found: {word}")
     assert run("run", "kit", "inline").stdout == "scripts/helper.py\n"
     for name, word in (("outside", "../../helper.py"), ("linked", "linked.py")):
         proc = run("run", "kit", name)

@@ -445,3 +445,31 @@ def test_skl820_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
     [d] = found(folder, "SKL820")
     assert d.message.startswith("'{{value}}' is the code 'node' runs"), d.message
     assert (folder / "SKILL.md").read_text().splitlines()[d.line - 1].endswith("other {{value}}")
+
+
+def test_skl817_a_script_the_skill_does_not_hold(skill: Writer) -> None:
+    """``python3 helper.py`` with no ``helper.py`` in the skill: ``skc run`` never runs the
+    working folder's file of that name (a hostile repository plants it), so the tool is not
+    found; the linter says so. A script the skill holds, an absolute one, ``-`` (standard
+    input) and a specifier (``npm:x``) are no finding."""
+    tools = (
+        tool_md("gone", command="python3 helper.py {{value}}"),
+        tool_md("gone_dir", command="bash ./scripts/run.sh {{value}}"),
+        tool_md("held", command="python3 held.py {{value}}"),
+        tool_md("held_dir", command="python3 scripts/x.py {{value}}"),
+        tool_md("absolute", command="python3 /usr/lib/x.py {{value}}"),
+        tool_md("stdin", command="python3 - {{value}}"),
+        tool_md("specifier", command="deno run npm:cowsay {{value}}"),
+    )
+    folder = gibberish(skill, *tools)
+    (folder / "held.py").write_text("print(1)\n", encoding="utf-8")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "x.py").write_text("print(1)\n", encoding="utf-8")
+    found_here = found(folder, "SKL817")
+    assert [d.message.split(",")[0] for d in found_here] == [
+        "tool 'gone' runs the script 'helper.py'",
+        "tool 'gone_dir' runs the script './scripts/run.sh'",
+    ]
+    assert "which the skill does not hold" in found_here[0].message
+    lines = (folder / "SKILL.md").read_text().splitlines()
+    assert lines[found_here[0].line - 1] == "python3 helper.py {{value}}"

@@ -41,7 +41,7 @@ from skillc_index.diagnostics import WordedOption
 from skillc_index.layout import user_home
 from skillc_index.programs import interpreter_line, on_path, started_environment
 from skillc_index.tools.command import Text
-from skillc_index.tools.model import skill_holds, typed_value
+from skillc_index.tools.model import script_file, skill_holds, typed_value
 
 if TYPE_CHECKING:
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
@@ -240,6 +240,10 @@ class RunPlan(NamedTuple):
     mode: str
     found: bool
     """Whether the program exists (else the run reports "command not found")."""
+    missing: str | None = None
+    """The script of the skill the interpreter runs, as written, when the skill lacks it:
+    the run reports it not found (127), never running the working folder's file of that
+    name."""
 
     def to_dict(self) -> PlanShape:
         return {
@@ -269,15 +273,16 @@ def _find_tool(skill: ToolSkill, name: str, called: str) -> tuple[Tool, CommandT
 
 
 def _skill_path(source: Path, word: str) -> str:
-    """What ``word``, the script an interpreter runs or a program written with a ``/`` (a
-    bare program name is looked up on ``PATH``), names: a file of the skill when it is
-    relative and written with a ``/`` (``./scripts/x.sh``) or names a file the skill's folder
-    holds (``helper.py``), its path through :func:`~skillc_index.safe_join` (E012 when it
-    leads out of the folder, by ``..`` or a symlink); else ``word`` as it is (an absolute
-    path; a name for the interpreter to find, in the working folder)."""
+    """What ``word``, a module an interpreter loads first or a program written with a ``/``
+    (a bare program name is looked up on ``PATH``), names: a file of the skill when it is
+    relative and written with a ``/`` (``./setup.js``) or names a file the skill's folder
+    holds (:func:`~skillc_index.tools.model.skill_holds`), its path through
+    :func:`~skillc_index.safe_join` (E012 when it leads out of the folder, by ``..`` or a
+    symlink); else ``word`` as it is (an absolute path; a module name, ``node -r fs``). The
+    script an interpreter runs is always the skill's (:func:`plan_run`)."""
     if os.path.isabs(word):  # noqa: PTH117 - a str is at hand
         return word
-    if "/" in word or os.path.lexists(source / word):
+    if "/" in word or skill_holds(source)(word):
         return str(safe_join(source, word))
     return word
 
@@ -296,10 +301,11 @@ def plan_run(
     A program written with a ``/`` and relative (``./scripts/x.sh``) is a file of the skill
     (E012 if it leads outside); any other name is looked up on the tool's ``PATH``. The script
     an interpreter runs (``python3 scripts/x.py``, ``python3 helper.py``) is a file of the
-    skill too, when written so or when the skill holds it (:func:`_skill_path`): the folder
-    it runs in is the repository's, whose own ``scripts/x.py`` or ``helper.py`` must not run.
-    So is a module an interpreter loads first, by the same rule (``node -r ./setup.js``,
-    ``ruby -r./x``); a module name (``node -r fs``) stays a name.
+    skill too, always (:func:`~skillc_index.tools.model.script_file`; E012 when it leads out):
+    the folder it runs in is the repository's, whose own ``scripts/x.py`` or ``helper.py``
+    must not run, so one the skill lacks is not found (``missing``). A module an interpreter
+    loads first is the skill's when written with a ``/`` or held (``node -r ./setup.js``,
+    ``ruby -r./x``, :func:`_skill_path`); a module name (``node -r fs``) stays a name.
     """
     environ = os.environ if environ is None else environ
     tool_skill = read_tool_skill(skill.source)
@@ -309,8 +315,14 @@ def plan_run(
     chosen = mode or ("Global" if "Global" in tool_skill.modes else tool_skill.modes[0])
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
     words = list(command.words)
+    missing = None
     for index, script in command.scripts(skill_holds(skill.source)).items():
-        words[index] = (Text(_skill_path(skill.source, script)),)
+        if script_file(script) is None:  # an absolute path, `-`, `npm:x`
+            continue
+        path = safe_join(skill.source, script)
+        words[index] = (Text(str(path)),)
+        if missing is None and not path.exists():
+            missing = script
     for index, (option, module) in command.preloads().items():  # node -r ./setup.js
         words[index] = (Text(option + _skill_path(skill.source, module)),)
     command = command._replace(words=tuple(words))
@@ -323,7 +335,8 @@ def plan_run(
     home = user_home(environ)
     cwd = working_directory(start or Path.cwd(), home)
     argv[0] = found if found is not None and exists else program
-    return RunPlan(called, tool.name, tuple(argv), cwd, env, tool_skill.timeout, chosen, exists)
+    timeout = tool_skill.timeout
+    return RunPlan(called, tool.name, tuple(argv), cwd, env, timeout, chosen, exists, missing)
 
 
 class RunResult(NamedTuple):
@@ -579,6 +592,8 @@ def run_tool(plan: RunPlan) -> RunResult:
     started = time.monotonic()
     if not plan.found:
         return _failure(*not_started(plan.argv[0]), started)
+    if plan.missing is not None:  # the skill's script the interpreter runs
+        return _failure(*not_started(plan.missing), started)
     captured = HeadTail()
     try:
         code, timed_out = run_in_group(

@@ -48,6 +48,7 @@ __all__ = [
     "ToolSkill",
     "parse_tool_skill",
     "read_tool_skill",
+    "script_file",
     "skill_holds",
 ]
 
@@ -538,6 +539,23 @@ def skill_holds(root: str | os.PathLike[str]) -> Holds:
         return name not in ("", ".", "..") and "/" not in name and os.path.lexists(Path(root, name))
 
     return holds
+
+
+#: A script word that names no file: standard input (``-``), or a specifier or URL with a
+#: scheme (deno's ``npm:x``, ``jsr:@std/x``, ``https://...``).
+_NO_FILE = re.compile(r"\A(?:-|[A-Za-z][A-Za-z0-9+.-]+:.*)\Z", re.DOTALL)
+
+
+def script_file(word: str) -> str | None:
+    """The file of the skill that ``word``, the script an interpreter runs
+    (:meth:`CommandTemplate.scripts`), names: ``word`` normalized (``./x.py`` is ``x.py``).
+    Every relative script is the skill's, held or not: ``skc run`` runs it from the skill
+    (missing: not found, 127), never the working folder's file of that name, and the linter
+    reports one the skill lacks. None for an absolute path, ``-`` or a specifier
+    (:data:`_NO_FILE`)."""
+    if not word or os.path.isabs(word) or _NO_FILE.match(word):  # noqa: PTH117 - a str
+        return None
+    return os.path.normpath(word).replace(os.sep, "/")
 
 
 def parse_tool_skill(text: str, folder_name: str = "", holds: Holds | None = None) -> ToolSkill:

@@ -104,6 +104,28 @@ def _issues(kind: str) -> RuleCheck:
     return check
 
 
+def command_block(skill: Skill, options: Options) -> Findings:
+    """SKL817: the tool model's ``command-block`` issues, and a script a command runs that
+    the skill does not hold (``python3 helper.py``, no ``helper.py``): ``skc run`` runs every
+    relative script from the skill (:func:`~skillc_index.tools.model.script_file`), so the
+    tool is not found (127), never the working folder's file of that name."""
+    from skillc_index.tools.model import script_file
+
+    yield from _issues("command-block")(skill, options)
+    for tool in skill.tools.tools:
+        scripts = tool.command.scripts(skill.exists) if tool.command is not None else {}
+        for script in scripts.values():
+            rel = script_file(script)
+            outside = rel is None or rel == ".." or rel.startswith("../")  # run's E012
+            if not outside and rel is not None and not skill.exists(rel):
+                yield Finding(
+                    f"tool '{tool.name}' runs the script '{script}', which the skill does not "
+                    "hold: skc run reports it not found (127) and never runs the working "
+                    "folder's file of that name",
+                    line=tool.command.line if tool.command is not None else tool.line,
+                )
+
+
 def _tool_rule(
     rule_id: str,
     name: str,
@@ -251,13 +273,21 @@ RULES: tuple[Rule, ...] = (
         rationale="Required tells the model whether it must pass the argument.",
         fix="Write yes or no in the Required column.",
     ),
-    _tool_rule(
+    Rule(
         "SKL817",
         "command-block",
-        "command-block",
-        "Each tool has one command in a bash or sh block.",
-        rationale="Each tool runs exactly one command, taken from a bash or sh code block.",
-        fix="Give the tool one ```bash block holding its command.",
+        "error",
+        command_block,
+        "Each tool has one command in a bash or sh block, and the script it runs is the skill's.",
+        category="gibberish",
+        rationale=(
+            "Each tool runs exactly one command, taken from a bash or sh code block; the script "
+            "an interpreter runs is always the skill's file, so one the skill lacks never runs."
+        ),
+        fix=(
+            "Give the tool one ```bash block holding its command, and add the script it runs "
+            "to the skill (or fix its path)."
+        ),
     ),
     _tool_rule(
         "SKL818",
