@@ -1073,6 +1073,154 @@ def test_a_second_ctrl_c_waits_for_the_cleanup(
             os.kill(child, signal.SIGKILL)
 
 
+def _sigterm_handled() -> None:
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+        pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
+
+
+def test_signals_held_during_the_cleanup_all_count_sigterm_first(
+    ctrl_c: None, monkeypatch: pytest.MonkeyPatch, started_tools: list[subprocess.Popen[bytes]]
+) -> None:
+    """Ctrl-C then SIGTERM while ``run`` cleans up its tool's end: re-raising the held
+    SIGINT raised ``KeyboardInterrupt`` at once, the SIGTERM was lost; a SIGTERM alone went
+    to a handler that no longer stops (skc exited with the tool's status, not 143). Both are
+    now raised after the cleanup: :class:`Stopped` (143) for the SIGTERM, SIGINT last."""
+    from skillc_gateway import _runner
+    from skillc_gateway._process import Stopped
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    _sigterm_handled()
+    real = _runner._signal_run
+    sent: list[int] = []
+
+    def interrupted(pgid: int, marker: bytes, signum: int, *, until_gone: bool = False) -> None:
+        if until_gone:
+            for number in sent:
+                signal.raise_signal(number)
+        real(pgid, marker, signum, until_gone=until_gone)
+
+    monkeypatch.setattr(_runner, "_signal_run", interrupted)
+    for signals in ([signal.SIGINT, signal.SIGTERM], [signal.SIGTERM]):
+        sent[:] = signals
+        with pytest.raises(Stopped) as stopped:
+            run_in_group(["true"], [HeadTail()], env={"PATH": "/usr/bin:/bin"}, timeout=60)
+        assert stopped.value.code == 128 + signal.SIGTERM
+        assert started_tools[-1].returncode == 0  # its end was waited for all the same
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_while_the_handlers_are_swapped_puts_each_back(
+    ctrl_c: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A signal raising between the swaps of ``signals_held`` left SIGINT held for good (the
+    swaps came before its ``try``)."""
+    from skillc_gateway import _process
+    from skillc_gateway._process import signals_held
+
+    real = signal.signal
+    calls: list[int] = []
+
+    def flaky(signum: int, handler: Any) -> Any:
+        calls.append(signum)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # stands for a handler raising between the swaps
+        return real(signum, handler)
+
+    monkeypatch.setattr(_process.signal, "signal", flaky)
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        pass
+    monkeypatch.setattr(_process.signal, "signal", real)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_ctrl_c_before_the_signals_are_held_still_kills_the_group(
+    tmp_path: Path,
+    ctrl_c: None,
+    monkeypatch: pytest.MonkeyPatch,
+    started_tools: list[subprocess.Popen[bytes]],
+) -> None:
+    """A Ctrl-C at the start of ``run``'s cleanup, before its signals were held, skipped the
+    kill: a child the tool left behind ran on."""
+    from skillc_gateway import _process
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    pidfile = tmp_path / "child.pid"
+
+    @contextlib.contextmanager
+    def too_late() -> Iterator[list[int]]:
+        raise KeyboardInterrupt  # the Ctrl-C came before the swap
+        yield []  # pragma: no cover
+
+    monkeypatch.setattr(_process, "signals_held", too_late)
+    leave = f"sleep 120 >/dev/null 2>&1 & echo $! > {shlex.quote(str(pidfile))}"
+    with pytest.raises(KeyboardInterrupt):
+        run_in_group(["sh", "-c", leave], [HeadTail()], env={"PATH": "/usr/bin:/bin"}, timeout=60)
+    child = int(pidfile.read_text())
+    try:
+        for _ in range(100):
+            if not _alive(child):
+                break
+            time.sleep(0.05)
+        assert not _alive(child)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_a_tool_that_will_not_die_is_let_go(ctrl_c: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cleanup waited for the tool's end with no bound, its signals held: a tool stuck in
+    the kernel (D state) made skc immune to Ctrl-C. The wait now ends after ``KILL_GRACE``,
+    and a third signal lets go at once."""
+    from skillc_gateway import _runner
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    monkeypatch.setattr(_runner, "KILL_GRACE", 1.0)
+    interrupts: list[int] = []
+    real = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+    unbounded: list[str] = []
+
+    def stuck(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = real(*args, **kwargs)
+        waits: list[float | None] = []
+
+        def wait(timeout: float | None = None) -> int:
+            waits.append(timeout)
+            if len(waits) == 1:  # the tool's own end
+                return real.wait(process, timeout)
+            if timeout is None:  # (raised here, the cleanup's except would take it)
+                unbounded.append("the cleanup waited with no bound")
+                timeout = 3.0
+            for number in interrupts:
+                signal.raise_signal(number)
+            time.sleep(timeout)
+            raise subprocess.TimeoutExpired(args[0], timeout)
+
+        process.wait = wait  # type: ignore[method-assign]
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", stuck)
+    try:
+        began = time.monotonic()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            code, _ = run_in_group(["true"], [HeadTail()], env={}, timeout=60)
+            assert code == 0
+        assert unbounded == []
+        assert 1.0 <= time.monotonic() - began < 10
+        interrupts[:] = [signal.SIGINT] * 3
+        began = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            run_in_group(["true"], [HeadTail()], env={"PATH": "/usr/bin:/bin"}, timeout=60)
+        assert time.monotonic() - began < 1.0  # let go at the third, not after the grace
+    finally:
+        for process in started:
+            real.wait(process)
+            assert process.stdout is not None
+            process.stdout.close()
+
+
 # -- run: what a value may never become (issue 13) -----------------------------------------------
 
 

@@ -17,9 +17,11 @@ from typing import Any
 
 __all__ = [
     "FORWARDED",
+    "HELD_AT_MOST",
     "Forwarding",
     "Stopped",
     "forwarded_signals",
+    "raise_held",
     "signals_held",
 ]
 
@@ -123,29 +125,52 @@ def forwarded_signals(*, stop: bool = False) -> Iterator[Forwarding]:
             signal.signal(signum, previous)
 
 
+#: How many signals :func:`signals_held` holds back; one more lets go at once.
+HELD_AT_MOST = 2
+
+
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """While the block runs, SIGINT and the :data:`FORWARDED` signals wait: one that comes is
-    noted, and raised again once the block is done, for the handler set before. The cleanup
-    of a program's end (its group killed, waited for) is so not cut short by a second Ctrl-C.
-    Python's handlers are swapped, not the thread's signal mask: any thread of the process
-    (a reader of the program's output) may receive a signal, and the main thread then runs
-    its handler all the same. In the main thread only (elsewhere no handler runs in the
-    block); a signal ignored stays so."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+def signals_held() -> Iterator[list[int]]:
+    """While the block runs, SIGINT and the :data:`FORWARDED` signals wait: each that comes
+    is noted in the list the block gets, for the caller to raise once its cleanup is done
+    (:func:`raise_held`). The cleanup of a program's end (its group killed, waited for) is so
+    not cut short by a second Ctrl-C; a third signal (:data:`HELD_AT_MOST`) lets go, raised
+    in the block at once: a program that will not die (stuck in the kernel) never makes this
+    process immune. The handlers are swapped inside the ``try``: whatever interrupts the
+    swap, each is put back. Python's handlers are swapped, not the thread's signal mask: any
+    thread of the process (a reader of the program's output) may receive a signal, and the
+    main thread then runs its handler all the same. In the main thread only (elsewhere no
+    handler runs in the block); a signal ignored stays so."""
     came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+
+    def hold(number: int, _frame: object) -> None:
+        came.append(number)
+        if len(came) > HELD_AT_MOST:
+            raise_held(came)
+
     saved: dict[int, Any] = {}
-    for name in ("SIGINT", *FORWARDED):
-        signum = getattr(signal, name, None)
-        if signum is None or signal.getsignal(signum) in (signal.SIG_IGN, None):
-            continue
-        saved[signum] = signal.signal(signum, lambda number, _frame: came.append(number))
     try:
-        yield
+        for name in ("SIGINT", *FORWARDED):
+            signum = getattr(signal, name, None)
+            if signum is None or signal.getsignal(signum) in (signal.SIG_IGN, None):
+                continue
+            saved[signum] = signal.getsignal(signum)  # first: put back even if cut short here
+            signal.signal(signum, hold)
+        yield came
     finally:
         for signum, previous in saved.items():
             signal.signal(signum, previous)
-        for signum in dict.fromkeys(came):
-            signal.raise_signal(signum)
+
+
+def raise_held(came: Sequence[int]) -> None:
+    """What the signals :func:`signals_held` held ask for, raised: :class:`Stopped` for the
+    first forwarded one (128+N), else ``KeyboardInterrupt`` for a SIGINT (SIGINT last: a
+    SIGTERM ends the command line as 143 whatever came with it); nothing when none came."""
+    forwarded = [number for number in came if number != signal.SIGINT]
+    if forwarded:
+        raise Stopped(forwarded[0])
+    if came:
+        raise KeyboardInterrupt

@@ -44,6 +44,7 @@ from skillc_index.tools.command import Text
 from skillc_index.tools.model import script_file, skill_holds, typed_value
 
 if TYPE_CHECKING:
+    from skillc_gateway._process import Forwarding
     from skillc_gateway.shapes import EnvelopeShape, PlanShape
 
 __all__ = [
@@ -492,6 +493,27 @@ def _failure(code: int, message: str, started: float) -> RunResult:
     return RunResult(False, code, "", False, duration, message)
 
 
+def _end_run(process: subprocess.Popen[bytes], marker: bytes, forwarding: Forwarding) -> None:
+    """Kill what is left of the run's group and wait for the tool (at most
+    :data:`KILL_GRACE` seconds: one stuck in the kernel is let go), the signals that come
+    held (:func:`~skillc_gateway._process.signals_held`: a second Ctrl-C waits until the
+    group is gone, a third lets go), then raised: SIGTERM's :class:`Stopped` (143), else
+    Ctrl-C's ``KeyboardInterrupt``. One that came before they were held (or a third) still
+    kills the group, once, and goes on."""
+    from skillc_gateway._process import raise_held, signals_held
+
+    try:
+        forwarding.settle()
+        with signals_held() as came:
+            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=KILL_GRACE)
+    except BaseException:
+        _signal_run(process.pid, marker, signal.SIGKILL)
+        raise
+    raise_held(came)
+
+
 def run_in_group(
     argv: Sequence[str],
     streams: Sequence[HeadTail],
@@ -518,7 +540,7 @@ def run_in_group(
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
     """
-    from skillc_gateway._process import Stopped, forwarded_signals, signals_held
+    from skillc_gateway._process import Stopped, forwarded_signals
 
     started = time.monotonic()
     run_id = os.urandom(12).hex()
@@ -572,10 +594,7 @@ def run_in_group(
                     process.wait(timeout=KILL_GRACE)
             raise
         finally:
-            with signals_held():  # a second Ctrl-C waits until the tool's group is gone
-                forwarding.settle()
-                _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
-                process.wait()
+            _end_run(process, marker, forwarding)
     for reader, pipe in zip(readers, pipes, strict=True):
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():
