@@ -264,3 +264,28 @@ def test_a_store_copy_edited_in_place_is_linted_by_its_name(
         proc.stderr
     )
     assert skc("lint", "skills/bar").returncode == 0
+
+
+def test_a_folder_its_build_cannot_import_is_still_the_one_linted(
+    skc_installed: Run, project: Path
+) -> None:
+    """``skills/bar`` imported once, then given a ``.gitignore`` over its 64 KiB bound (the
+    build's E070): ``skc lint bar`` printed that E070 and linted nothing, bare ``skc lint``
+    linted the older store copy. Both lint the folder, what its author edits."""
+    skc = skc_installed
+    assert skc("init").returncode == 0
+    bar = write(project / "skills" / "bar")
+    assert skc("build", "skills/bar").returncode == 0
+    assert (project / ".skillc" / "skills" / "bar" / "SKILL.md").is_file()
+    with (bar / "SKILL.md").open("a", encoding="utf-8") as out:
+        out.write("\nSee [missing](references/nope.md).\n")
+    (bar / ".gitignore").write_text("a" * 99 + "\n" * 1 + ("b" * 99 + "\n") * 700)
+    assert skc("build", "bar").stderr.startswith("error[E070]")  # the build refuses it
+    for args in (("lint",), ("lint", "bar")):
+        proc = skc(*args)
+        assert proc.returncode == 1, (args, proc.stderr)
+        assert proc.stderr.startswith("skills/bar/SKILL.md:8:15: error[E300]: SKL301"), (
+            args,
+            proc.stderr,
+        )
+        assert "E070" not in proc.stderr

@@ -12,7 +12,7 @@ from skillc_index.build.store import (
     origin_view,
     same_for_git,
 )
-from skillc_index.diagnostics import Notice
+from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.digests import source_hash
 from skillc_index.import_record import (
     ImportRecord,
@@ -116,14 +116,15 @@ def built_folder(resolved: ResolvedSkill, layout: Layout) -> Path:
     """The folder a build of ``resolved`` (by its name) builds from (:func:`from_origin`): the
     folder a store copy was imported from when a build imports it again, else the store copy
     (or the folder named). What ``skc lint NAME`` checks: the folder the author edits, never an
-    older copy. A folder whose files cannot all be read (``OSError``) is still the one
-    returned when it is there (lint reports what it cannot read)."""
+    older copy. A folder a build cannot import (``OSError``: a file it cannot read; a
+    :class:`~skillc_index.diagnostics.SkillcError`: E070, a ``.gitignore`` over its bounds)
+    is still the one returned when it is there (lint reports what is wrong there)."""
     if resolved.imported_from is not None:
         return resolved.imported_from
     if not resolved.in_store:
         return resolved.source
     try:
         built, _ = from_origin(resolved, layout, force_global=False)
-    except OSError:
+    except (OSError, SkillcError):
         return import_origin(resolved.source, resolved.scope, layout) or resolved.source
     return built.source
