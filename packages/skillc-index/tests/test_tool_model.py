@@ -383,6 +383,8 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("perl -w{{v}} x.pl", [("v", "option", "-w")]),
         ("git log --oneline -{{v}}", [("v", "option", "-")]),
         ("git log --{{v}}", [("v", "option", "--")]),
+        ("git log --{{k}}={{v}}", [("k", "option", "--")]),  # v: the option's argument
+        ("git log --{{k}}{{v}}", [("k", "option", "--"), ("v", "option", "--")]),
         ("git log --out{{v}}", [("v", "option", "--out")]),
         ("perl -e{{v}}", [("v", "inline", "perl -e")]),  # said once, as code
         ("git log --format={{v}} -- {{v}}", []),

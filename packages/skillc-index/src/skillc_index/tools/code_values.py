@@ -515,7 +515,8 @@ _OPTION_ARGUMENT = re.compile(r"-[^=]*=")
 def _option_values(word: tuple[Fragment, ...]) -> list[CodeValue]:
     """The placeholders of ``word`` that choose an option's text: the word's own text before
     its first value, the template's and its flags', starts with ``-`` and has no ``=``
-    (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``, ``{{f:--}}{{x}}``, ``{{f:--v}}{{x}}``). A value first
+    (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``, ``{{f:--}}{{x}}``, ``{{f:--v}}{{x}}``); only those
+    before the word's first ``=`` (``--{{k}}={{v}}``: ``k``, ``v`` its argument). A value first
     (``{{a}}-{{b}}``, ``{{name}}-{{size}}.png``) starts the word: an empty one at run time
     leaves ``-`` alone before the next, which :meth:`~skillc_index.tools.command.
     CommandTemplate.render` refuses (E100)."""
@@ -526,10 +527,19 @@ def _option_values(word: tuple[Fragment, ...]) -> list[CodeValue]:
         elif fragment.modifier is not None:
             text += fragment.modifier
         elif text.startswith("-") and not _OPTION_ARGUMENT.match(text):
-            return _values(word, "option", text)
+            return _values(_before_equals(word), "option", text)
         else:
             break
     return []
+
+
+def _before_equals(word: tuple[Fragment, ...]) -> tuple[Fragment, ...]:
+    """``word`` up to the first ``=`` of the template's text (a flag's may be left out): the
+    values after it are the option's argument (``--{{k}}={{v}}``: ``v``), not its name."""
+    for index, fragment in enumerate(word):
+        if not isinstance(fragment, Placeholder) and "=" in fragment.text:
+            return word[:index]
+    return word
 
 
 def _code_values(
