@@ -676,17 +676,17 @@ def test_the_script_after_an_option_argument_is_a_file_of_the_skill(
     """``node --unhandled-rejections strict scripts/x.js``: ``strict`` was taken as the
     script, so the checkout's ``scripts/x.js`` ran, and ``node --unhandled-rejections strict
     {{file}}`` ran the value's script with no SKL820. The options taking an argument are
-    node's own (``node --help``); one the tables do not know, followed by a word naming no
-    file, is read as taking it."""
+    node's own (``node --help``); one the tables do not know is V8's, whose value needs
+    ``=``: the next word is the script."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     marker = tmp_path / "pwned"
     rows = "| file | string | yes | f |\n"
     folder = kit(
         tool("known", "node --unhandled-rejections strict scripts/x.js"),
-        tool("unknown", "node --not-an-option-yet 4 scripts/x.js"),
+        tool("unknown", "node --not-an-option-yet scripts/x.js"),
         tool("value", "node --unhandled-rejections strict {{file}}", rows),
-        tool("guess", "node --not-an-option-yet 4 {{file}}", rows),
+        tool("guess", "node --not-an-option-yet {{file}}", rows),
         tool("pwsh", "pwsh -NoProfile -File scripts/x.ps1 -Name v"),  # -File's: the script
     )
     (project / ".git").mkdir()  # the tool runs in the repository's root
@@ -713,8 +713,9 @@ def test_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
     """``node --trace-warnings cli``: ``cli``, a name with no extension, was read as the
     argument of the option the tables do not know, so the checkout's ``./cli`` ran (the tool
     runs in the repository's root) and ``node --trace-warnings cli {{name}}`` was refused as
-    running the value. A name the skill holds is its script; a placeholder there is still
-    refused, and a name it does not hold is still the option's argument."""
+    running the value. node's next word after an option outside its tables is the script
+    (V8's options need ``=``), held or not: the skill's, or not found (127), never the
+    checkout's ``build``; a placeholder there is still refused."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     rows = "| name | string | yes | n |\n"
@@ -722,11 +723,16 @@ def test_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
         tool("cli", "node --trace-warnings cli"),
         tool("named", "node --trace-warnings cli {{name}}", rows),
         tool("value", "node --trace-warnings {{name}}", rows),
-        tool("other", "node --not-an-option-yet strict {{name}}", rows),
+        tool("other", "node --not-an-option-yet {{name}}", rows),
+        tool("missing", "node --trace-warnings build {{name}}", rows),
     )
     (project / ".git").mkdir()
     script(folder, "cli", "console.log('skill', process.argv.slice(2).join(' '))\n")
     script(project, "cli", "console.log('PROJECT cli')\n")
+    script(project, "build", "console.log('PROJECT build')\n")
+    proc = run("run", "kit", "missing", "name=x")
+    assert (proc.returncode, proc.stdout) == (127, ""), proc.stderr
+    assert "Command not found: build" in proc.stderr
     proc = run("run", "kit", "cli")
     assert (proc.returncode, proc.stdout) == (0, "skill \n"), proc.stderr
     proc = run("run", "kit", "named", "name=x")

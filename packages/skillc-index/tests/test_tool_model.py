@@ -530,14 +530,23 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         # -Command's code is every word after it, joined
         ("pwsh -Command Write-Output {{v}}", [("v", "inline", "pwsh -Command")]),
         ("pwsh -cwa 'Write-Output $args' {{v}}", []),  # -CommandWithArgs': its $args
-        # an option the tables do not know: a next word naming no file may be its argument,
-        # so the word after is the script too (the safe reading)
-        ("node --max-old-space-size 4096 {{v}}", [("v", "code", "node")]),
-        ("node --some-mode {{w}} {{v}}", [("w", "code", "node"), ("v", "code", "node")]),
+        # an option node's tables do not know is V8's, whose value needs `=`: the next word
+        # is the script (`node --trace-warnings build {{v}}`: v is data)
+        ("node --max-old-space-size 4096 {{v}}", []),
+        ("node --trace-warnings build {{v}}", []),
+        ("node --some-mode {{w}} {{v}}", [("w", "code", "node")]),
+        ("bun --some-mode {{w}} {{v}}", [("w", "code", "bun")]),  # bun skips it alone
+        ("ruby --enable jit {{v}}", [("v", "code", "ruby")]),  # ruby's --enable takes one
+        ("ruby --disable-gems tool {{v}}", []),
+        # julia's getopt_long takes a prefix (`--thr 4`: --threads): a next word naming no
+        # file may be its argument, so the word after is the script too (the safe reading)
+        ("julia --thr 4 {{v}}", [("v", "code", "julia")]),
+        ("julia --some-mode {{w}} {{v}}", [("w", "code", "julia"), ("v", "code", "julia")]),
         ("node --no-warnings {{v}}", [("v", "code", "node")]),
         ("node --no-warnings x.js {{v}}", []),  # a file: the script
         ("node --no-warnings ./bin/cli {{v}}", []),
         ("node --some-mode=x x.js {{v}}", []),
+        ("julia --thr 4 a.jl {{v}}", []),
         ("python3 --some-mode strict x.py {{v}}", []),  # python: every long option known
     ],
 )
@@ -614,8 +623,11 @@ def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
         ("pwsh -NoProfile -File scripts/x.ps1 -Name v", {3: "scripts/x.ps1"}),
         ("pwsh -wd /srv -f x.ps1", {4: "x.ps1"}),
         ("pwsh -workingdir /srv -nop -fil x.ps1", {5: "x.ps1"}),
-        # an option the tables do not know: a next word naming no file is its argument
-        ("node --some-mode strict scripts/x.js", {3: "scripts/x.js"}),
+        # an option the tables do not know: node's next word is the script, julia's a
+        # word naming no file may be its argument
+        ("node --some-mode strict scripts/x.js", {2: "strict"}),
+        ("node --trace-warnings logs a.js", {2: "logs"}),
+        ("julia --some-mode strict scripts/x.jl", {3: "scripts/x.jl"}),
         ("node --no-warnings scripts/x.js data", {2: "scripts/x.js"}),
         ("node --some-mode=strict x.js", {2: "x.js"}),
     ],
@@ -627,10 +639,11 @@ def test_scripts_are_the_literal_words_an_interpreter_runs(
 
 
 def test_a_name_the_skill_holds_after_an_unknown_option_is_the_script(tmp_path: Path) -> None:
-    """``node --trace-warnings cli``: ``cli``, naming no file by its text, was read as the
-    argument of the option the tables do not know (the checkout's ``./cli`` ran, and
-    ``cli {{name}}`` was SKL820); a name the skill holds is the script, a placeholder there
-    still code (either reading), any other name the option's argument."""
+    """``julia --some-mode cli``: ``cli``, naming no file by its text, was read as the
+    argument of the option the tables do not know (julia's getopt_long takes a prefix of a
+    long option: ``--thr 4``); a name the skill holds is the script, a placeholder there
+    still code (either reading), any other name the option's argument. node reads no such
+    argument (V8's need ``=``): its next word is the script, held or not."""
     from skillc_index.tools.model import skill_holds
 
     (tmp_path / "cli").write_text("x")
@@ -640,22 +653,24 @@ def test_a_name_the_skill_holds_after_an_unknown_option_is_the_script(tmp_path: 
         True, True, False, False, False, False, False, False,
     ]  # fmt: skip
     for command, scripts, code in (
-        ("node --trace-warnings cli {{name}}", {2: "cli"}, []),
-        ("ruby --disable-gems tool {{name}}", {2: "tool"}, []),
-        ("node --trace-warnings other {{name}}", {}, ["name"]),
-        ("node --trace-warnings {{name}} cli", {3: "cli"}, ["name"]),
-        ("node --max-old-space-size 4096 x.js", {3: "x.js"}, []),
-        ("node --trace-warnings .. {{name}}", {}, ["name"]),  # no name of its files
+        ("julia --some-mode cli {{name}}", {2: "cli"}, []),
+        ("julia --some-mode tool {{name}}", {2: "tool"}, []),
+        ("julia --some-mode other {{name}}", {}, ["name"]),
+        ("julia --some-mode {{name}} cli", {3: "cli"}, ["name"]),
+        ("julia --thr 4 x.jl", {3: "x.jl"}, []),
+        ("julia --some-mode .. {{name}}", {}, ["name"]),  # no name of its files
+        ("node --trace-warnings other {{name}}", {2: "other"}, []),
+        ("node --max-old-space-size 4096 x.js", {2: "4096"}, []),  # node refuses it
     ):
         template = parse_command(command, 1)[0]
         assert template.scripts(holds) == scripts, command
         assert [v.placeholder.name for v in template.code_values(holds)] == code, command
-    assert parse_command("node --trace-warnings cli {{name}}", 1)[0].scripts() == {}
+    assert parse_command("julia --some-mode cli {{name}}", 1)[0].scripts() == {}
     rows = (
         "| Name | Type | Required | Description |\n|---|---|---|---|\n| name | string | yes | n |\n"
     )
     text = f"### t\n\n#### Parameters\n\n{rows}\n#### Command\n\n{FENCE}bash\n"
-    text += f"node --trace-warnings cli {{{{name}}}}\n{FENCE}\n"
+    text += f"julia --some-mode cli {{{{name}}}}\n{FENCE}\n"
     assert parse_tool_skill(text, "kit", holds).problems("t") == []
     [issue] = parse_tool_skill(text, "kit").problems("t")  # holding none: the safe reading
     assert issue.kind == "command-code"

@@ -430,20 +430,21 @@ def test_skl820_near_misses(skill: Writer, command: str) -> None:
 def test_skl820_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
     skill: Writer,
 ) -> None:
-    """``node --trace-warnings cli {{value}}``: after an option the tables do not know, ``cli``
-    (no extension) was read as its argument and ``{{value}}`` as the script; a name the
-    skill holds is the script (``skc run`` runs the skill's ``cli``), a name it does not hold
-    still the option's argument."""
+    """``julia --some-mode cli {{value}}``: after an option the tables do not know (julia's
+    getopt_long takes a prefix: ``--thr 4``), ``cli`` (no extension) was read as its
+    argument and ``{{value}}`` as the script; a name the skill holds is the script, a name
+    it does not hold still the option's argument. node takes no such argument (V8's need
+    ``=``): ``node --trace-warnings build {{value}}`` runs ``build``, held or not."""
     tools = (
-        tool_md("a", command="node --trace-warnings cli {{value}}"),
-        tool_md("b", command="ruby --disable-gems tool {{value}}"),
-        tool_md("c", command="node --trace-warnings other {{value}}"),
+        tool_md("a", command="node --trace-warnings build {{value}}"),
+        tool_md("b", command="julia --some-mode cli {{value}}"),
+        tool_md("c", command="julia --some-mode other {{value}}"),
     )
     folder = gibberish(skill, *tools)
-    for rel in ("cli", "tool"):
+    for rel in ("cli", "build"):
         (folder / rel).write_text("x\n", encoding="utf-8")
     [d] = found(folder, "SKL820")
-    assert d.message.startswith("'{{value}}' is the code 'node' runs"), d.message
+    assert d.message.startswith("'{{value}}' is the code 'julia' runs"), d.message
     assert (folder / "SKILL.md").read_text().splitlines()[d.line - 1].endswith("other {{value}}")
 
 

@@ -71,10 +71,14 @@ class _Interpreter(NamedTuple):
     """Options whose argument is the script it runs, the words after it the script's
     (``pwsh -File x.ps1 -Name v``)."""
     long_arguments: bool = False
-    """An option ``--name`` its table does not know may take the next word as its argument,
-    as getopt_long's, node's (and V8's) and deno's parsers let a known one: a next word that
-    is no file name (``--max-old-space-size 4096``, ``--some-mode strict``) is read as that
-    argument, and a placeholder there as the script too (the option may take none)."""
+    """An option ``--name`` its table does not know may take the next word as its argument:
+    julia's only, whose getopt_long takes any unambiguous prefix of a long option (``--thr
+    4`` is ``--threads 4``). A next word that is no file name and no name the skill holds
+    (``--thr 4``) is read as that argument, and a placeholder there as the script too. Not
+    node's (an option outside its tables is V8's, whose value needs ``=``: ``node
+    --max-old-space-size 4096 a.js`` fails, ``node --trace-warnings logs a.js`` runs
+    ``logs``), bun's (its parser skips an unknown one alone: the next word is the script),
+    ruby's, deno's (an unknown option is an error: nothing runs)."""
 
 
 _SHELL = _Interpreter(
@@ -159,6 +163,14 @@ _BUN = (
 )  # fmt: skip
 
 
+#: ruby's (ruby.c's is_option_with_arg: ``--name=x`` or ``--name x``); any other long
+#: option is an error
+_RUBY_ARGUMENT = (
+    "-I", "-C", "-E", "--encoding", "--external-encoding", "--internal-encoding", "--enable",
+    "--disable", "--dump", "--backtrace-limit", "--crash-report", "--parser",
+)  # fmt: skip
+
+
 #: julia's (``julia --help``, getopt_long's required arguments; -L loads a file first, -m
 #: runs a package's main)
 _JULIA = (
@@ -234,25 +246,21 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # script of package.json (a shell's command line)
     **dict.fromkeys(
         ("node", "nodejs"),
-        _Interpreter(
-            (*_NODE_CODE, "--run"), _NODE_ARGUMENT, preload=_NODE_PRELOAD, long_arguments=True
-        ),
+        _Interpreter((*_NODE_CODE, "--run"), _NODE_ARGUMENT, preload=_NODE_PRELOAD),
     ),
     "bun": _Interpreter(
         _NODE_CODE,
         _BUN,
         subcommands=("run",),
         preload=("-r", "--preload", "--require", "--import"),
-        long_arguments=True,
     ),
-    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",), long_arguments=True),
+    "deno": _Interpreter(("eval",), _DENO_ARGUMENT, subcommands=("run",)),
     # -M's text is a `use` statement
     "perl": _Interpreter(("-e", "-E", "-M", "-m"), ("-I",), magic_open=True),
     "ruby": _Interpreter(
         ("-e",),
-        ("-I", "-C", "-E", "--encoding", "--external-encoding", "--internal-encoding"),
+        _RUBY_ARGUMENT,
         preload=("-r",),
-        long_arguments=True,
     ),
     "php": _Interpreter(_PHP_CODE, ("-d", "-c")),
     # lua -l requires a module by name (run's LUA_INIT starts its search in the skill); after

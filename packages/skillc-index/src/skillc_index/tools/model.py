@@ -531,9 +531,13 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
 
 def skill_holds(root: str | os.PathLike[str]) -> Holds:
     """Whether the skill folder ``root`` holds a file or folder of a name (``cli``): a word an
-    interpreter may run as its script (:meth:`CommandTemplate.code_values`), which ``skc run``
-    then runs from the skill. A name with a ``/`` (or ``.``, ``..``) holds none: those are
-    read as file names whatever the skill holds."""
+    interpreter may run as its script (:meth:`CommandTemplate.code_values`, after an option
+    of julia's the tables do not know), which ``skc run`` then runs from the skill, and a
+    module it loads first (``node -r setup.js``). A name with a ``/`` (or ``.``, ``..``)
+    holds none: those are read as file names whatever the skill holds. The one definition
+    of the question; the linter asks it of its own listing (``Skill.exists``, the same
+    answer for a file in the skill's scope), which also knows the files the skill's
+    ``.gitignore`` leaves out: no part of the skill a build or package carries."""
 
     def holds(name: str) -> bool:
         return name not in ("", ".", "..") and "/" not in name and os.path.lexists(Path(root, name))
