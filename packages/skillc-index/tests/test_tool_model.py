@@ -525,6 +525,14 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("pwsh --executionpol bypass --co {{v}}", [("v", "inline", "pwsh --co")]),
         ("pwsh -ep bypass /c {{v}}", [("v", "inline", "pwsh /c")]),
         ("pwsh -e {{v}}", [("v", "inline", "pwsh -e")]),  # -e: -EncodedCommand, not -ex
+        # pwsh trims a word and reads an en dash, em dash or horizontal bar as `-`; a word of
+        # white space alone is skipped
+        ("pwsh \u2013c {{v}}", [("v", "inline", "pwsh \u2013c")]),
+        ("pwsh \u2014Command {{v}}", [("v", "inline", "pwsh \u2014Command")]),
+        ("pwsh \u2015ep bypass \u2013\u2013c {{v}}", [("v", "inline", "pwsh \u2013\u2013c")]),
+        ("pwsh ' -c' {{v}}", [("v", "inline", "pwsh  -c")]),
+        ("pwsh ' ' -c {{v}}", [("v", "inline", "pwsh -c")]),
+        ("pwsh \u2013File {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -wo /srv -inp text -fil {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -v 2 -c {{v}}", [("v", "inline", "pwsh -c")]),  # powershell 5.1's -Version 2
         # -Command's code is every word after it, joined

@@ -361,6 +361,7 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("perl -e 'print {{value}}'", "inline code of 'perl -e'"),
         ("ruby -e 'puts {{value}}'", "inline code of 'ruby -e'"),
         ("pwsh -NoProfile -Command 'Write-Output {{value}}'", "inline code of 'pwsh -Command'"),
+        ("pwsh \u2013c {{value}}", "inline code of 'pwsh \u2013c'"),  # an en dash: pwsh's -c
         ("osascript -e 'display dialog \"{{value}}\"'", "inline code of 'osascript -e'"),
         ("awk '{print \"{{value}}\"}' file.txt", "'{{value}}' is the code 'awk' runs"),
         ("sed -n 's/a/{{value}}/p' file.txt", "'{{value}}' is the code 'sed' runs"),

@@ -159,13 +159,23 @@ def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
     return False
 
 
+#: The dashes pwsh reads as ``-`` (CharExtensions.IsDash): en dash, em dash, horizontal bar.
+_DASHES = str.maketrans("\u2013\u2014\u2015", "---")
+
+
 def _parameter(spec: _Interpreter, literal: str | None) -> str | None:
     """The parameter of ``spec.parameters`` (pwsh's) the word ``literal`` gives, as ``-name``:
-    ``-exec``, ``--ExecutionPolicy``, ``/ex`` give ``-executionpolicy``; None for no such."""
-    if literal is None or not spec.parameters or literal[:1] not in ("-", "/"):
+    ``-exec``, ``--ExecutionPolicy``, ``/ex`` give ``-executionpolicy``; None for no such.
+    As pwsh reads it (CommandLineParameterParser): the word trimmed, each of its dashes
+    (:data:`_DASHES`: ``–c`` is ``-c``), then a second dash like the first left out."""
+    if literal is None or not spec.parameters:
         return None
-    key = literal[1:].lower()
-    key = key[1:] if key.startswith("-") and literal[0] == "-" else key
+    trimmed = literal.strip()
+    word = trimmed.translate(_DASHES)
+    if word[:1] not in ("-", "/"):
+        return None
+    key = word[1:].lower()
+    key = key[1:] if word[0] == "-" and trimmed[1:2] == trimmed[:1] else key
     for name, shortest, *alias in spec.parameters:
         if len(key) >= len(shortest) and (alias[0] if alias else name).startswith(key):
             return "-" + name
@@ -275,6 +285,9 @@ def _interpreter_values(
         word = words[position]
         head, literal = _head(word), _literal(word)
         fold = _parameter(spec, literal) if spec.parameters else literal  # `pwsh -exec`
+        if spec.parameters and literal is not None and not literal.strip():
+            position += 1  # pwsh skips a word of white space alone (`pwsh ' ' -c {{x}}`)
+            continue
         if literal == "--":
             if spec.shell_arguments and not direct and not code_seen:
                 shell_words += range(position + 1, len(words))  # `su bob -- -c CMD`
