@@ -630,8 +630,9 @@ def test_the_script_an_interpreter_runs_is_a_file_of_the_skill(
     assert run("run", "kit", "absolute").stdout == "absolute\n"
     script(project, "lib/theirs.py", "print('project: the skill has none')\n")
     for name, word in (("theirs", "theirs.py"), ("theirs_dir", "lib/theirs.py")):
-        proc = run("run", "kit", name)
+        proc = run("run", "kit", name, process=True)  # as the console script runs it
         assert "project" not in proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr
         assert (proc.returncode, proc.stdout) == (127, ""), proc.stderr
         assert f"Command not found: {word}" in proc.stderr
         data = envelope(run("run", "kit", name, "--format", "json"))
