@@ -18,6 +18,9 @@ import yaml
 from skillc_index import manifest_path
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
+#: every warning of a build is checked: an skc on PATH, as where skillc is installed
+pytestmark = pytest.mark.usefixtures("skc_on_path")
+
 GUARDED = """---
 name: hk
 description: Guarded skill. Use when running shell commands.

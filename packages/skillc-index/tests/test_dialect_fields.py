@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from skillc_index import dialect as dialects
 from skillc_index.build.project import project as project_frontmatter
 from skillc_index.dialect import AGENT_SKILLS, CODEX, COPILOT
@@ -19,6 +21,9 @@ from skillc_index.listing.agents import entry_description
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
 from .test_route import agent_skill, names, route_json
+
+#: every warning of a build is checked: an skc on PATH, as where skillc is installed
+pytestmark = pytest.mark.usefixtures("skc_on_path")
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 WriteSkill = Callable[..., Path]
