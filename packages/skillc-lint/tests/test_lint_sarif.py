@@ -51,6 +51,31 @@ def lint_sarif(cwd: Path, *args: str) -> dict[str, Any]:
     return data
 
 
+OK_SKILL = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
+
+
+def ok_skill(cwd: Path) -> Path:
+    """The skill ``ok`` in ``cwd`` (:data:`OK_SKILL`), written unless it is there."""
+    folder = cwd / "ok"
+    if not (folder / "SKILL.md").exists():
+        folder.mkdir(exist_ok=True)
+        (folder / "SKILL.md").write_text(OK_SKILL, encoding="utf-8")
+    return folder
+
+
+def lint_ok(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``skillc-lint ok ARGS`` in ``cwd`` (:func:`ok_skill`), its skillc home in ``cwd``."""
+    ok_skill(cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "skillc_lint", "ok", *args],
+        cwd=cwd,
+        env={**os.environ, "SKILLC_HOME": str(cwd / "home")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 @pytest.fixture
 def sarif(tmp_path: Path) -> dict[str, Any]:
     """A SARIF log with every kind of result: lines, whole-file findings, odd file names, and
@@ -200,17 +225,7 @@ def test_an_output_file_that_cannot_be_is_an_option_error_before_the_lint(
     """``reports/`` (a folder meant, none there) wrote a file named ``reports`` and exited 0
     (``skillc_index.atomic.file_target``, as ``stats --html``); a file in the way was found
     only once every skill was linted and printed."""
-    folder = tmp_path / "ok"
-    folder.mkdir()
-    (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "skillc_lint", "ok", option, given],
-        cwd=tmp_path,
-        env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = lint_ok(tmp_path, option, given)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines()[-1] == (
         f"error[E100]: invalid option: 'cannot write '{given}': {reason}'"
@@ -222,17 +237,7 @@ def test_an_output_file_that_cannot_be_is_an_option_error_before_the_lint(
 def test_an_output_file_in_a_missing_folder_is_written_there(tmp_path: Path, option: str) -> None:
     """A missing folder was E100 (E999 for ``stats --html``): it is made, as ``package -o``
     makes its output folder."""
-    folder = tmp_path / "ok"
-    folder.mkdir()
-    (folder / "SKILL.md").write_text("---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "skillc_lint", "ok", option, "out/deeper/x.json"],
-        cwd=tmp_path,
-        env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = lint_ok(tmp_path, option, "out/deeper/x.json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "out" / "deeper" / "x.json").read_text())
 
@@ -271,26 +276,13 @@ def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
     key order), and an empty regular file (``mktemp``'s); any other file, or a symlink, is
     E050 naming it, nothing written, in a run that fails before linting too (an unknown
     rule)."""
-    folder = tmp_path / "ok"
-    folder.mkdir()
-    text = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
-    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    folder, text = ok_skill(tmp_path), OK_SKILL
     (tmp_path / "package.json").write_text('{"version": "2.1.0", "runs": 1}\n', encoding="utf-8")
     (tmp_path / "link.sarif").symlink_to(folder / "SKILL.md")
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_lint", "ok", *args],
-            cwd=tmp_path,
-            env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-
     for given in ("ok/SKILL.md", "package.json", "link.sarif"):
         for extra in ((), ("--select", "SKL999")):
-            proc = run("--sarif-file", given, *extra)
+            proc = lint_ok(tmp_path, "--sarif-file", given, *extra)
             assert proc.returncode == 1, (given, extra, proc.stderr)
             assert f"error[E050]: '{given}' already exists" in proc.stderr, proc.stderr
             assert "it is not a SARIF log" in proc.stderr
@@ -300,7 +292,7 @@ def test_sarif_file_replaces_a_sarif_log_only(tmp_path: Path) -> None:
     (tmp_path / "other.sarif").write_text(json.dumps(other), encoding="utf-8")
     (tmp_path / "empty.sarif").write_bytes(b"")  # (mktemp's: an empty regular file)
     for given in ("new.sarif", "new.sarif", "other.sarif", "empty.sarif"):
-        proc = run("--sarif-file", given)
+        proc = lint_ok(tmp_path, "--sarif-file", given)
         assert proc.returncode == 0, proc.stderr
         log = json.loads((tmp_path / given).read_text(encoding="utf-8"))
         assert log["runs"][0]["tool"]["driver"]["name"] == "skillc-lint"
@@ -312,24 +304,11 @@ def test_outputs_naming_one_file_are_refused_before_the_lint(tmp_path: Path) -> 
     ``--write-baseline`` and ``--baseline`` naming one file, by any spelling (a symlinked
     folder), are E100 before anything is linted: no baseline written, a baseline named by
     ``--baseline`` left as it was (the error's SARIF log never replaces it)."""
-    folder = tmp_path / "ok"
-    folder.mkdir()
-    text = "---\nname: ok\ndescription: Does x. Use when y.\n---\n# Ok\n"
-    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    ok_skill(tmp_path)
     (tmp_path / "alias").symlink_to(tmp_path, target_is_directory=True)
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "skillc_lint", "ok", *args],
-            cwd=tmp_path,
-            env={**os.environ, "SKILLC_HOME": str(tmp_path / "home")},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-
     for other in ("same.json", "alias/same.json"):
-        proc = run("--write-baseline", "same.json", "--sarif-file", other)
+        proc = lint_ok(tmp_path, "--write-baseline", "same.json", "--sarif-file", other)
         assert proc.returncode == 1, proc.stderr
         assert "error[E100]" in proc.stderr, proc.stderr
         assert "--sarif-file and --write-baseline name the same file" in proc.stderr
@@ -337,9 +316,9 @@ def test_outputs_naming_one_file_are_refused_before_the_lint(tmp_path: Path) -> 
         assert log["version"] == "2.1.0", log  # the error's log, no baseline
         assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
         (tmp_path / "same.json").unlink()
-    assert run("--write-baseline", "base.json").returncode == 0
+    assert lint_ok(tmp_path, "--write-baseline", "base.json").returncode == 0
     baseline = (tmp_path / "base.json").read_bytes()
-    proc = run("--baseline", "base.json", "--sarif-file", "./alias/base.json")
+    proc = lint_ok(tmp_path, "--baseline", "base.json", "--sarif-file", "./alias/base.json")
     assert proc.returncode == 1, proc.stderr
     assert "--sarif-file and --baseline name the same file" in proc.stderr, proc.stderr
     assert (tmp_path / "base.json").read_bytes() == baseline
