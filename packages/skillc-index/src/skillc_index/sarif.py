@@ -10,7 +10,8 @@ the step's ``working-directory``, and so does code scanning a SARIF ``uri`` (it 
 fragment. And how an error of the run itself is carried (DECISIONS: a machine format is
 never an empty file): a SARIF notification (:func:`error_notification`) or a GitHub
 workflow annotation (:func:`github_error`; the escaping of every annotation's text,
-:func:`github_data` and :func:`github_property`)."""
+:func:`github_data` and :func:`github_property`); and a warning of the run (a file past a
+bound, not read whole) the same way: :func:`warning_notification`, :func:`github_warning`."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from skillc_index.diagnostics import Diagnostic
+    from skillc_index.diagnostics import Diagnostic, Notice
 
 __all__ = [
     "SRCROOT",
@@ -32,8 +33,10 @@ __all__ = [
     "github_data",
     "github_error",
     "github_property",
+    "github_warning",
     "source_root",
     "uri_base_ids",
+    "warning_notification",
 ]
 
 SRCROOT = "%SRCROOT%"
@@ -115,6 +118,18 @@ def error_notification(diagnostic: Diagnostic) -> dict[str, Any]:
     return {"descriptor": {"id": diagnostic.code}, "level": "error", "message": {"text": text}}
 
 
+#: A notice's level as a SARIF notification's (SARIF has no ``info``: ``note``).
+_NOTIFICATION_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def warning_notification(notice: Notice) -> dict[str, Any]:
+    """A SARIF notification of a warning of the run (a file past the bound, one over the
+    parse limit: what was not read), beside :func:`error_notification`'s in
+    ``invocations[0].toolExecutionNotifications``; ``executionSuccessful`` stays true."""
+    level = _NOTIFICATION_LEVELS[notice.level]
+    return {"level": level, "message": {"text": notice.text}}
+
+
 def github_data(text: str) -> str:
     """``text`` as the message of a GitHub workflow command (``%``, CR and LF escaped)."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -133,3 +148,11 @@ def github_error(diagnostic: Diagnostic) -> str:
     if diagnostic.detail:
         text = f"{text}\n{diagnostic.detail}"
     return f"::error title={diagnostic.code}::{github_data(text)}"
+
+
+def github_warning(notice: Notice) -> str:
+    """``::warning::<text>``: a warning of the run as an annotation of the workflow run (no
+    file: the text names what it is about), as :func:`github_error` an error (``::notice``
+    for an ``info`` notice)."""
+    command = {"error": "error", "warning": "warning", "info": "notice"}[notice.level]
+    return f"::{command}::{github_data(notice.text)}"

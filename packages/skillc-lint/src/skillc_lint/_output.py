@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from skillc_index import Diagnostic, counted, diagnostic_json, format_diagnostic, printable
 from skillc_index.columns import display_width
+from skillc_index.diagnostics import warning_text
 from skillc_index.sarif import (  # display_path: how a finding names its file, as SARIF does
     annotation_path,
     artifact_location,
@@ -22,8 +23,10 @@ from skillc_index.sarif import (  # display_path: how a finding names its file, 
     error_notification,
     github_data,
     github_property,
+    github_warning,
     source_root,
     uri_base_ids,
+    warning_notification,
 )
 from skillc_index.text import grapheme_boundary
 from skillc_lint._engine import LintDiagnostic, LintResult
@@ -249,13 +252,18 @@ def failed_line(failed: int) -> str:
 # -- JSON -------------------------------------------------------------------------------------
 
 
-def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
+def json_report(
+    results: Sequence[Outcome], cwd: Path, *, single: bool, warnings: bool = True
+) -> Any:
     """The Validating guide's shape, ``{"skill", "diagnostics": [...]}``, plus ``path`` (the
     skill folder), ``error_count`` and ``warning_count`` (as the tool ``skc_lint`` returns
-    them) and ``skipped`` (only on a skipped compiled skill); a target that could not
+    them), ``skipped`` (only on a skipped compiled skill) and ``warnings`` (only when the
+    run warned of the skill: the text of each of its :attr:`~skillc_lint.LintResult.notices`,
+    a file past the bound or over the parse limit, not read whole); a target that could not
     be linted is ``{"target", "error": {"code", "message"}}`` in its place. One object when
     ``single``, else a list of them. The error of the whole run is one object,
-    ``{"error": {...}}`` (:meth:`RunError.to_dict`)."""
+    ``{"error": {...}}`` (:meth:`RunError.to_dict`). Without ``warnings`` no ``warnings``
+    (the tool's reply: its ``warnings`` are the session's, the notices' lines among them)."""
     items = [
         r.to_dict()
         if isinstance(r, RunError)
@@ -264,6 +272,9 @@ def json_report(results: Sequence[Outcome], cwd: Path, *, single: bool) -> Any:
             "path": display_path(r.path, cwd),
             "error_count": r.errors,
             "warning_count": r.warnings,
+            **(
+                {"warnings": [warning_text(n) for n in r.notices]} if warnings and r.notices else {}
+            ),
         }
         for r in results
     ]
@@ -323,7 +334,9 @@ def sarif_log(
     :func:`~skillc_index.sarif.source_root`) and its line (1 for whole-file findings), and
     its ``fixes`` when the rule has one. The run's own errors (:class:`RunError`) are
     ``invocations[0].toolExecutionNotifications``, and ``executionSuccessful`` is false when
-    there is one.
+    there is one; its warnings (each result's :attr:`~skillc_lint.LintResult.notices`: a
+    file past the bound, one over the parse limit) are notifications there too, of level
+    ``warning`` (``executionSuccessful`` stays true).
     """
     root = source_root(cwd)
     rules: list[dict[str, Any]] = []
@@ -349,10 +362,13 @@ def sarif_log(
         )
     sarif_results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
+    failed = False
     for result in results:
         if isinstance(result, RunError):
             notifications.append(error_notification(result.diagnostic))
+            failed = True
             continue
+        notifications += [warning_notification(notice) for notice in result.notices]
         for d in result.diagnostics:
             item: dict[str, Any] = {
                 "ruleId": d.rule,
@@ -388,7 +404,7 @@ def sarif_log(
                 },
                 "invocations": [
                     {
-                        "executionSuccessful": not notifications,
+                        "executionSuccessful": not failed,
                         "toolExecutionNotifications": notifications,
                     }
                 ],
@@ -407,8 +423,10 @@ def github_lines(result: LintResult, cwd: Path) -> list[str]:
     """``::error file=<path>,line=<n>,col=<c>,endLine=<n>,endColumn=<e>,title=SKL102
     name-format::<message>`` per diagnostic (the path relative to GitHub Actions' workspace,
     else absolute: :func:`~skillc_index.sarif.annotation_path`); the end is the end of the
-    line's text (GitHub underlines from the column to it), when the line is known."""
-    lines = []
+    line's text (GitHub underlines from the column to it), when the line is known; first a
+    ``::warning::<text>`` line for each of its notices (the run's warnings of it:
+    :func:`~skillc_index.sarif.github_warning`)."""
+    lines = [github_warning(notice) for notice in result.notices]
     for d in result.diagnostics:
         level = "error" if d.severity == "error" else "warning"
         props = [f"file={github_property(annotation_path(result.path / d.file, cwd))}"]

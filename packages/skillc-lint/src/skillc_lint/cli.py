@@ -359,13 +359,18 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
 
 def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
     """The run's SARIF log, as ``--format sarif`` prints it and ``--sarif-file`` writes it:
-    its findings and errors; ``quiet`` (``--write-baseline``, ``--add-suppressions``: they
-    print no findings) the targets that could not be linted alone, a log without results."""
+    its findings, errors and warnings; ``quiet`` (``--write-baseline``,
+    ``--add-suppressions``: they print no findings) the targets that could not be linted and
+    the warnings alone, a log without results."""
+    from dataclasses import replace
+
     from skillc_lint import __version__, _output
 
     outcomes = run.outcomes
     if quiet:
-        outcomes = [o for o in outcomes if isinstance(o, _output.RunError)]
+        outcomes = [
+            o if isinstance(o, _output.RunError) else replace(o, diagnostics=()) for o in outcomes
+        ]
     return _output.sarif_log(outcomes, run.registries, run.cwd, version=__version__)
 
 
@@ -412,19 +417,25 @@ def _print_errors(run: LintRun, output_format: str, cwd: Path, log: Mapping[str,
     """What ``--write-baseline`` and ``--add-suppressions`` print in a machine format: no
     findings (they go to the baseline or the comments), but the targets that could not be
     linted, so that the output is never empty and never hides an error (DECISIONS): the JSON
-    list of them, ``log`` (the run's quiet SARIF log: them as notifications), their GitHub
-    annotations."""
+    list of them, ``log`` (the run's quiet SARIF log: them and the run's warnings as
+    notifications), their GitHub annotations and the warnings'."""
     from skillc_index import printable
-    from skillc_index.sarif import github_error
+    from skillc_index.sarif import github_error, github_warning
     from skillc_lint import _output
 
-    failed = [o for o in run.outcomes if isinstance(o, _output.RunError)]
     if output_format == "json":
+        failed = [o for o in run.outcomes if isinstance(o, _output.RunError)]
         print_json(_output.json_report(failed, cwd, single=False))
     elif output_format == "sarif":
         print_json(log)
     else:
-        write_stdout("".join(printable(github_error(error.diagnostic)) + "\n" for error in failed))
+        lines = []
+        for outcome in run.outcomes:  # in order: each error, each skill's warnings
+            if isinstance(outcome, _output.RunError):
+                lines.append(github_error(outcome.diagnostic))
+            else:
+                lines += [github_warning(notice) for notice in outcome.notices]
+        write_stdout("".join(printable(line) + "\n" for line in lines))
 
 
 def _add_suppressions(run: LintRun, output_format: str) -> int:

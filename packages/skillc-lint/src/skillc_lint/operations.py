@@ -304,10 +304,11 @@ class LintReport(NamedTuple):
 
     def to_dict(self) -> LintShape:
         """The tool's JSON of the skill: its ``--format json`` object, whose error and
-        warning counts are of every diagnostic, also those the reply leaves out."""
+        warning counts are of every diagnostic, also those the reply leaves out (its
+        ``warnings``, :attr:`warnings`' lines, are the reply's, as every tool's)."""
         from skillc_lint import json_report
 
-        data: LintShape = json_report([self.result], self.cwd, single=True)
+        data: LintShape = json_report([self.result], self.cwd, single=True, warnings=False)
         if self.shown is not None:
             from itertools import compress
 

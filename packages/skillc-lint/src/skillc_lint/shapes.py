@@ -73,10 +73,14 @@ class NotFixedShape(ErrorShape, total=False):
 
 class SkillShape(_Linted, _Skipped, total=False):
     """One skill of ``skc lint --format json`` (:func:`~skillc_lint.json_report`): with
-    ``--fix``, how many fixes were applied and the files left alone."""
+    ``--fix``, how many fixes were applied and the files left alone; the run's warnings of
+    it (a file past the bound or over the parse limit)."""
 
     fixed: int
     not_fixed: list[NotFixedShape]
+    warnings: Annotated[
+        list[str], "The run's warnings of the skill (a file not read whole); absent when none."
+    ]
 
 
 class _TargetError(TypedDict):
