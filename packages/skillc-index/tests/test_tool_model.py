@@ -1020,3 +1020,48 @@ def test_option_and_environment_values_are_tool_errors() -> None:
     [message] = problems("env PATH={{s}} git status")
     assert message.startswith("'{{s}}' is in the variable PATH that 'env' sets for the program")
     assert problems("env N={{n}} git status") == []  # a checked value, as for code
+
+
+def _wide_tables(tables: int, columns: int, rows: int) -> str:
+    """``tables`` tables of ``columns`` columns and ``rows`` rows under the header."""
+    header = "|" + "|".join(f" c{number} " for number in range(columns)) + "|\n"
+    table = header + "|---" * columns + "|\n" + ("| x " * columns + "|\n") * rows
+    return "\n".join([table] * tables)
+
+
+def _tables_skill(tables: str) -> str:
+    """A gibb.eri.sh SKILL.md: the tool ``before``, ``tables``, then the tool ``after``."""
+    tool = "### {0}\n\nDo {0}.\n\n#### Command\n\n{1}bash\necho {0}\n{1}\n\n"
+    return (
+        "---\nname: wide\ndescription: Wide tables. Use when testing.\n---\n\n"
+        + tool.format("before", FENCE)
+        + tables
+        + "\n"
+        + tool.format("after", FENCE)
+    )
+
+
+def test_tools_are_read_within_the_table_cell_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SKILL.md of 60 wide tables made ``skc tools`` and ``skc run`` take gigabytes:
+    the tools' parse read every cell. It is the skill model's parse, whose tables hold at
+    most ``MAX_TABLE_CELLS`` cells in all: a tool past the row over the bound is not read,
+    as no heading past it is (``parse_markdown`` stops at the same line)."""
+    from skillc_index import parse_markdown
+    from skillc_index.markdown import table_rule
+
+    monkeypatch.setattr(table_rule, "MAX_TABLE_CELLS", 100)
+    text = _tables_skill(_wide_tables(3, 10, 5))  # 3 x 60 cells
+    skill = parse_tool_skill(text, "wide")
+    assert [tool.name for tool in skill.tools] == ["before"]
+    doc = parse_markdown(text)
+    assert doc.parsed_lines is not None
+    assert all(heading.line <= doc.parsed_lines for heading in doc.headings)
+    within = _tables_skill(_wide_tables(1, 10, 5))  # within the bound: both read
+    assert [tool.name for tool in parse_tool_skill(within, "wide").tools] == ["before", "after"]
+
+
+def test_a_skill_md_of_wide_tables_past_the_real_bound_reads_the_tools_before_them() -> None:
+    """At the real bound (65,536 cells): two tables of 40,000 cells; the tool after them is
+    not read, the one before them is."""
+    text = _tables_skill(_wide_tables(2, 400, 100))
+    assert [tool.name for tool in parse_tool_skill(text, "wide").tools] == ["before"]

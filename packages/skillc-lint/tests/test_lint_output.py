@@ -417,3 +417,21 @@ def test_findings_of_one_line_are_ordered_by_rule_id(lint: Run, cwd: Path) -> No
         (r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"]) for r in results
     ]
     assert lines == found
+
+
+def test_the_rendered_check_of_a_comment_reads_tables_within_the_cell_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether a comment leaves a block rendered as before is judged by skillc-index's
+    bounded parser: a block whose tables hold more cells than a parse reads is not judged
+    (the whole-file comment), never rendered cell by cell (wide tables took gigabytes)."""
+    from skillc_index.markdown import table_rule
+    from skillc_lint._suppress import _renders_alike
+
+    header = "|" + "|".join(f" c{n} " for n in range(10)) + "|\n"
+    block = [header, "|---" * 10 + "|\n", *["| x " * 10 + "|\n"] * 20]  # 210 cells
+    comment = "<!-- skillc-lint: disable-line=SKL301 -->"
+    new_line = block[5].rstrip("\n") + f" {comment}\n"
+    assert _renders_alike(block, 5, new_line, comment)  # a row's cell past the header's
+    monkeypatch.setattr(table_rule, "MAX_TABLE_CELLS", 100)
+    assert not _renders_alike(block, 5, new_line, comment)

@@ -20,7 +20,6 @@ case-insensitively.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -239,14 +238,6 @@ _WHOLE_FILE = re.compile(r"<!-- skillc-lint: disable=([^\s>]*) -->[\r\n]*")
 _HARD_BREAK = re.compile(r"(?:\\| {2,})$")
 
 
-@functools.cache
-def _renderer() -> Any:
-    """markdown-it as a reader renders Markdown (CommonMark, GFM tables, HTML passed)."""
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
-
-
 def _top_blocks(body: Sequence[str]) -> list[tuple[int, int]]:
     """The line ranges (indexes in ``body``, end excluded) of its top-level blocks."""
     from skillc_index.markdown.document import block_tokens
@@ -269,10 +260,13 @@ def _commented_line(line: str, comment: str) -> str:
 
 def _rendered(text: str, comment: str) -> tuple[str, int, int]:
     """``text`` rendered, with its whitespace and ``comment`` left out; how many times the
-    HTML holds ``comment``, and how many of them are HTML comments of their own."""
-    from skillc_index.markdown.document import parse_closed
+    HTML holds ``comment``, and how many of them are HTML comments of their own. Parsed by
+    skillc-index's parser of every inline (CommonMark, GFM tables, HTML passed: as a reader
+    renders it), its tables' cells bounded: :class:`~skillc_index.markdown.table_rule.
+    TooManyCells` past the bound (:func:`~skillc_index.markdown.document.markdown_parser`)."""
+    from skillc_index.markdown.document import markdown_parser, parse_closed
 
-    md = _renderer()
+    md = markdown_parser(whole=True)
     tokens = parse_closed(md, text)
     html = md.renderer.render(tokens, md.options, {})
     own = sum(
@@ -288,9 +282,16 @@ def _renders_alike(block: list[str], index: int, new_line: str, comment: str) ->
     but for ``comment``, which is an HTML comment of its own there or nothing (a table row's
     cell past the header's, which tables drop): not swallowed by a code span or a tag
     running on, not closing an HTML comment the line opens, not turning a link reference
-    definition into text, not losing a hard break."""
-    before = _rendered("".join(block), comment)
-    after = _rendered("".join([*block[:index], new_line, *block[index + 1 :]]), comment)
+    definition into text, not losing a hard break. A block whose tables hold more cells
+    than a parse reads (:class:`~skillc_index.markdown.table_rule.TooManyCells`) is not
+    judged: False (the whole-file comment)."""
+    from skillc_index.markdown.table_rule import TooManyCells
+
+    try:
+        before = _rendered("".join(block), comment)
+        after = _rendered("".join([*block[:index], new_line, *block[index + 1 :]]), comment)
+    except TooManyCells:
+        return False
     shown, own = after[1] - before[1], after[2] - before[2]
     return after[0] == before[0] and (shown, own) in ((0, 0), (1, 1))
 

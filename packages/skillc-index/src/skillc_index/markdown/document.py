@@ -102,7 +102,7 @@ _LAZY_HEADINGS = "skillc_lazy_headings"
 # parses the others that may hold a link when their text is needed).
 _NO_REFERENCES = "skillc_no_references"
 
-_parser: MarkdownIt | None = None
+_parsers: dict[bool, MarkdownIt] = {}  # markdown_parser's, by ``whole``
 
 
 @dataclass(frozen=True)
@@ -229,13 +229,18 @@ def _selective_inline(state: StateCore) -> None:
             md.inline.parse(content, md, state.env, token.children)
 
 
-def _markdown_parser() -> MarkdownIt:
-    """The one shared parser, built on first use: CommonMark plus GFM tables, with the core
-    inline pass made selective (:func:`_selective_inline`), the inline rules that can
-    swallow newlines made to record them (:func:`counting_newlines`) and each block rule
-    tried only where it can match (:mod:`~skillc_index.markdown.block_rules`)."""
-    global _parser
-    if _parser is None:
+def markdown_parser(*, whole: bool = False) -> MarkdownIt:
+    """The kit's one factory of markdown-it parsers, each built once, on first use:
+    CommonMark plus GFM tables, their cells bounded (:func:`~skillc_index.markdown.
+    block_rules.bound_table_cells`: :class:`TooManyCells` past the bound), each block rule
+    tried only where it can match and the nesting bounded (:mod:`~skillc_index.markdown.
+    block_rules`). The skill model's (default) also makes the core inline pass selective
+    (:func:`_selective_inline`) and the inline rules that can swallow newlines record them
+    (:func:`counting_newlines`); ``whole``: every inline parsed, as markdown-it does (to
+    render, or to read every cell: gibb.eri.sh tools, skillc-lint's suppression comments;
+    :func:`block_tokens`). No parser of a skill's Markdown is made elsewhere."""
+    parser = _parsers.get(whole)
+    if parser is None:
         from markdown_it import MarkdownIt
         from markdown_it.rules_inline import backtick, html_inline, image, link
 
@@ -246,19 +251,25 @@ def _markdown_parser() -> MarkdownIt:
         )
 
         parser = MarkdownIt("commonmark").enable("table")
-        parser.core.ruler.at("inline", _selective_inline)
-        for name, rule in (
-            ("backticks", backtick),
-            ("link", link),
-            ("image", image),
-            ("html_inline", html_inline),
-        ):
-            parser.inline.ruler.at(name, counting_newlines(rule))
+        if not whole:
+            parser.core.ruler.at("inline", _selective_inline)
+            for name, rule in (
+                ("backticks", backtick),
+                ("link", link),
+                ("image", image),
+                ("html_inline", html_inline),
+            ):
+                parser.inline.ruler.at(name, counting_newlines(rule))
         bound_table_cells(parser)
         dispatch_block_rules(parser)
         skip_deep_blocks(parser)
-        _parser = parser
-    return _parser
+        _parsers[whole] = parser
+    return parser
+
+
+def _markdown_parser() -> MarkdownIt:
+    """The skill model's parser (:func:`markdown_parser`)."""
+    return markdown_parser()
 
 
 def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None) -> list[Token]:
@@ -275,17 +286,16 @@ def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None
         return md.parse(body + "\n", {} if env is None else dict(env))
 
 
-def block_tokens(body: str) -> Sequence[BlockToken]:
+def block_tokens(body: str, *, whole: bool = False) -> list[Token]:
     """markdown-it's whole parse of ``body`` by the one shared parser: every block's token,
     its ``map`` the lines it spans (where a caller needs the code and HTML blocks: the
     suppression comments of skillc-lint); of a body whose tables hold more than
     :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS` cells, of the part before the
-    line where :func:`parse_markdown` stops."""
-    from skillc_index.markdown.table_rule import TooManyCells
-
+    line where :func:`parse_markdown` stops. ``whole``: every inline token's children too
+    (:func:`markdown_parser`'s ``whole``: gibb.eri.sh tools read their tables' cells)."""
     while True:
         try:
-            return parse_closed(_markdown_parser(), body)
+            return parse_closed(markdown_parser(whole=whole), body)
         except TooManyCells as cut:
             body = body[: _line_start(body, cut.line)]
 

@@ -33,7 +33,6 @@ from skillc_index.tools.command import (
 )
 
 if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
     from skillc_index.tools.code_values import Holds
@@ -171,17 +170,6 @@ class ToolSkill(NamedTuple):
 
 
 # -- the Markdown body -------------------------------------------------------------------------
-
-_parser: MarkdownIt | None = None
-
-
-def _markdown() -> MarkdownIt:
-    global _parser
-    if _parser is None:
-        from markdown_it import MarkdownIt
-
-        _parser = MarkdownIt("commonmark").enable("table")
-    return _parser
 
 
 def _inline_text(token: Token) -> str:
@@ -437,10 +425,13 @@ def parse_tools(
     body: str, offset: int = 0, holds: Holds | None = None
 ) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
     """The tools of a Markdown body whose first line is file line ``offset + 1``; ``holds``
-    whether the skill holds a file of a name (:func:`skill_holds`; a script's)."""
-    from skillc_index.markdown.document import parse_closed
+    whether the skill holds a file of a name (:func:`skill_holds`; a script's). Its tables
+    hold at most :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS` cells in all, as
+    the skill model reads them: tools are read from the part before the row past the bound
+    (:func:`~skillc_index.markdown.document.block_tokens`; 60 wide tables took gigabytes)."""
+    from skillc_index.markdown.document import block_tokens
 
-    tokens = parse_closed(_markdown(), body.replace("\r\n", "\n"))
+    tokens = block_tokens(body.replace("\r\n", "\n"), whole=True)
     issues: list[ToolIssue] = []
     sections: list[tuple[str, int, list[Token]]] = []  # (heading text, line, tokens)
     current: list[Token] | None = None
