@@ -132,7 +132,8 @@ def test_summary_json(used_demo: Path, ok: Run, project: Path) -> None:
     assert response["period"]["start"] <= response["period"]["end"]
     assert response["data"] == {
         "total_accesses": 11,  # build, 5 shows, open, 3 searches, outline
-        "uses": 10,  # every access but the author's build
+        "uses": 9,  # every access but the author's build and the failed show
+        "failed_uses": 1,  # `show --section Nope` (E020): read nothing, no use
         "author_activity": 1,
         "unique_sections": 3,
         "unique_files": 2,
@@ -148,7 +149,7 @@ def test_summary_text_follows_the_guide(used_demo: Path, ok: Run, project: Path)
     heading = f"demo usage statistics (all time)\nSkill path: {source_of(project)}\nPeriod: "
     assert out.startswith(heading)
     assert (
-        "Total accesses: 11\nUses: 10\nAuthor activity: 1\n"
+        "Total accesses: 11\nUses: 9\nFailed reads: 1 (not uses)\nAuthor activity: 1\n"
         "Unique sections: 3\nUnique files: 2\nErrors: 1\n"
     ) in out
     assert (
@@ -201,9 +202,10 @@ def test_commands(used_demo: Path, ok: Run) -> None:
 
 def test_projects(used_demo: Path, ok: Run, project: Path) -> None:
     data = stats_json(ok, "--group-by", "projects")["data"]
-    assert data == [{"project": str(project), "count": 10}]  # uses: not the build, nor stats
+    # uses: not the build, nor stats, nor the failed show
+    assert data == [{"project": str(project), "count": 9}]
     out = ok("stats", "demo", "--group-by", "projects").stdout.splitlines()
-    assert out[4:] == ["COUNT  PROJECT", f"   10  {project}"]
+    assert out[4:] == ["COUNT  PROJECT", f"    9  {project}"]
 
 
 def test_errors(used_demo: Path, ok: Run) -> None:
@@ -241,6 +243,7 @@ def test_empty_results_are_not_errors(ok: Run, project: Path) -> None:
     assert response["data"] == {
         "total_accesses": 0,
         "uses": 0,
+        "failed_uses": 0,
         "author_activity": 0,
         "unique_sections": 0,
         "unique_files": 0,

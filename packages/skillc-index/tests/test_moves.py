@@ -68,7 +68,7 @@ def test_a_move_takes_the_rows_logged_before_it(layout: Layout, project: Path) -
                     every.get(folder, 0),
                     sum(use.uses for use in listed if use.key == folder),
                     sum(count for _, count in one),
-                    sum(count for key, _, count in grouped if key == folder),
+                    sum(count for key, _, count, _failed in grouped if key == folder),
                 )
         finally:
             local.close()
@@ -170,7 +170,7 @@ def test_only_the_moves_that_concern_the_folders_asked_for_are_read(
             listed = usage_of(local, AllRows(), "skill_path", [folder])
             assert [(use.key, use.uses) for use in listed if use.key == folder] == [(folder, 1)]
             grouped = grouped_counts(local, AllRows(), "skill_path", [folder], ("skill_path",))
-            assert [(key, count) for key, _, count in grouped if key == folder] == [(folder, 1)]
+            assert [(key, count) for key, _, count, _ in grouped if key == folder] == [(folder, 1)]
             assert sum(n for _, n in StatsLog(local, "skill_path", folder, AllRows()).cwd_counts())
         local.run.clear()
         assert [use.uses for use in usage_of(local, AllRows(), "skill_path", [d])] == [1]

@@ -98,9 +98,9 @@ def test_all_counts_uses_projects_and_last_use(
         ("idle", 0, 0, None),  # never used: prune first
         ("old", 1, 1, "2026-01-01T10:00:00Z"),
         ("agent-only", 1, 1, "2026-02-01T10:00:00Z"),
-        ("used", 3, 3, "2026-03-03T10:00:00Z"),
+        ("used", 2, 2, "2026-03-02T10:00:00Z"),  # the failed read in /w/b: no use
     ]
-    assert answer["period"] == {"start": "2026-01-01T10:00:00Z", "end": "2026-03-03T10:00:00Z"}
+    assert answer["period"] == {"start": "2026-01-01T10:00:00Z", "end": "2026-03-02T10:00:00Z"}
     # the filters of per-skill stats
     recent = query_all(layout, since="2026-02-01", projects=["/w/a"])
     table = [(e["skill"], e["uses"], e["projects"]) for e in recent["data"]]

@@ -67,6 +67,7 @@ def test_no_log_is_an_empty_result(demo: ResolvedSkill, layout: Layout) -> None:
         "data": {
             "total_accesses": 0,
             "uses": 0,
+            "failed_uses": 0,
             "author_activity": 0,
             "unique_sections": 0,
             "unique_files": 0,
@@ -105,7 +106,8 @@ def test_summary(demo: ResolvedSkill, layout: Layout, log_rows: Log) -> None:
     assert response["period"] == {"start": "2026-01-29T09:00:00Z", "end": "2026-02-01T08:00:00Z"}
     assert response["data"] == {
         "total_accesses": 6,
-        "uses": 6,
+        "uses": 5,  # the failed show ("Nope") read nothing: no use
+        "failed_uses": 1,
         "author_activity": 0,
         "unique_sections": 2,
         "unique_files": 2,

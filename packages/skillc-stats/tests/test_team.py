@@ -202,7 +202,7 @@ def test_all_over_the_team(
     summary = [(e["skill"], e["uses"], e["projects"], e["last_used"]) for e in answer["data"]]
     assert summary == [
         ("idle", 0, 0, None),
-        ("demo", 7, 2, "2026-02-01T09:00:00Z"),
+        ("demo", 6, 2, "2026-02-01T09:00:00Z"),  # the failed show: no use
         ("theirs", 1, 1, "2026-03-01T00:00:00Z"),
     ]
     assert answer["data"][2]["skill_path"] is None  # not installed here
@@ -396,7 +396,10 @@ def test_skillc_talks_utf8_whatever_the_client_encoding_says(
     expected = {args: skc(*args, "--from", postgres_url) for args in readings}
     text = expected[("stats", "demo")].stdout
     assert "Period: 2026-01-30T10:00:00Z to 2026-02-01T09:00:00Z\n" in text
-    assert "Uses: 10\n" in text and "1. \u00c9moji \U0001f389 (-, 3 accesses)" in text
+    assert (
+        "Uses: 9\nFailed reads: 1 (not uses)\n" in text
+        and "1. \u00c9moji \U0001f389 (-, 3 accesses)" in text
+    )
     assert (
         "\u00c9moji \U0001f389"
         in expected[("stats", "demo", "--group-by", "sections", "--format", "json")].stdout

@@ -16,7 +16,14 @@ import pytest
 from skillc_index import Layout, ResolvedSkill, TeamStoreUnavailable
 from skillc_index.accesslog import AccessRecord
 from skillc_stats import QUERY_TYPES, _team, query_all, query_stats, upload_logs
-from skillc_stats._team_sql import KIND_ROLLUPS, MIGRATIONS, REBUILD_ROLLUPS, ROLLUP_ALL, ROLLUPS
+from skillc_stats._team_sql import (
+    KIND_ROLLUPS,
+    MIGRATIONS,
+    REBUILD_ROLLUPS,
+    REBUILD_ROLLUPS_10,
+    ROLLUP_ALL,
+    ROLLUPS,
+)
 
 from .conftest import record
 
@@ -357,12 +364,16 @@ def test_all_by_period_from_the_trends_rollup_equals_the_days_summed(
     with _team.TeamStore(postgres_url, write=False) as store:
 
         def days_summed(given: Filters, by: str) -> list[tuple[Any, ...]]:
-            columns = ("skill", "day", "command", "accesses")
+            columns = ("skill", "day", "command", "accesses", "failed")
             union, values = rolled(given, columns, "usage_daily", "usage_daily")
             summed: Counter[tuple[str, str, str]] = Counter()
-            for skill, day, command, accesses in store(f"SELECT * FROM ({union}) AS r", values):
+            failed: Counter[tuple[str, str, str]] = Counter()
+            for skill, day, command, accesses, fails in store(
+                f"SELECT * FROM ({union}) AS r", values
+            ):
                 summed[(skill, period_of(day, by), command)] += int(accesses)
-            return sorted((*key, count) for key, count in summed.items())
+                failed[(skill, period_of(day, by), command)] += int(fails)
+            return sorted((*key, count, failed[key]) for key, count in summed.items())
 
         for since, until in itertools.product([None, *starts[::3]], [None, *ends[::3]]):
             if since is not None and until is not None and since > until:
@@ -501,7 +512,7 @@ def test_a_version_9_store_moves_rows_not_utc_out_of_their_days(
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 rows,
             )
-        for statement in REBUILD_ROLLUPS:  # as version 9 made them: the first 10 characters
+        for statement in REBUILD_ROLLUPS_10:  # as version 9 made them: the first 10 characters
             db.execute(statement.replace(ROLLUP_DAY, "substr(timestamp, 1, 10)"))  # type: ignore[arg-type]
         first = db.execute(
             "SELECT first FROM usage_daily WHERE day = '2026-03-01' AND command = 'show'"

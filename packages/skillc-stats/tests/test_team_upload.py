@@ -18,7 +18,12 @@ from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import primary_log
 from skillc_stats import _team, upload_logs
 from skillc_stats._log_keys import log_key
-from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS, SCHEMA_VERSION
+from skillc_stats._team_sql import (
+    MIGRATIONS,
+    REBUILD_ROLLUPS,
+    REBUILD_ROLLUPS_10,
+    SCHEMA_VERSION,
+)
 
 from .test_team import numbered, team_count
 from .test_team_rollups import imported, rollups_match_rows
@@ -280,8 +285,9 @@ def _old_store(postgres_server: Any, layout: Layout, version: int) -> tuple[str,
         db.execute("CREATE SCHEMA skillc")
         db.execute("SET search_path TO skillc")
         for steps in MIGRATIONS[:version]:
-            for statement in steps:
-                db.execute(statement)  # type: ignore[arg-type]
+            with db.transaction():  # as a writer migrates (10's temporary table lasts one)
+                for statement in steps:
+                    db.execute(statement)  # type: ignore[arg-type]
         db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
         with db.cursor() as cursor:
@@ -290,7 +296,8 @@ def _old_store(postgres_server: Any, layout: Layout, version: int) -> tuple[str,
                 rows,
             )
         tables = {row[0] for row in db.execute("SELECT tablename FROM pg_tables").fetchall()}
-        for statement in REBUILD_ROLLUPS:  # the rollups that version has
+        rebuild = REBUILD_ROLLUPS if version >= 11 else REBUILD_ROLLUPS_10
+        for statement in rebuild:  # the rollups that version has
             words = statement.split()
             if words[2 if words[0] == "INSERT" else 1] in tables:
                 db.execute(statement)  # type: ignore[arg-type]

@@ -197,5 +197,7 @@ def test_every_query_sums_both_runtimes(
     assert (errors[0]["command"], errors[0]["count"]) == ("show", 2), errors
     days = data("--by", "day")
     assert isinstance(days, list) and len(days) == 1, days
-    assert days[0]["uses"] == summary["uses"] == 6, days  # (the stats runs: author activity)
+    # (the stats runs: author activity; the 2 failed shows: no use)
+    assert days[0]["uses"] == summary["uses"] == 4, days
+    assert summary["failed_uses"] == 2, summary
     assert days[0]["total_accesses"] == 6 + days[0]["author_activity"], days

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from skillc_index import Notice
-from skillc_index.accesslog.reader import command_kind
+from skillc_index.accesslog.reader import row_kinds
 
 __all__ = [
     "MAX_PERIODS",
@@ -60,21 +60,25 @@ def shown_periods(
     if not first or cap is None:
         return first, last
     later = [period for period in kinds if period > cap]
-    if later and all(p > cap for p, n in kinds.items() if n["use"] or n["other"]):
+    if later and all(
+        p > cap for p, n in kinds.items() if n["use"] or n["failed_use"] or n["other"]
+    ):
         return min(later), last  # (capped to the first, every later period was dropped)
     return first, min(last, cap)
 
 
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:
-    """``(day, command, count)`` rows as the count of each kind of row
-    (:func:`~skillc_index.accesslog.command_kind`) per ``by`` period (a row's day may be a
-    ``by`` period already: :func:`period_of` gives it back; one skill's trend and
-    :func:`~skillc_stats._trends.trends` of every skill both sum here)."""
+    """``(day, command, count, failed)`` rows as the count of each kind of row
+    (:func:`~skillc_index.accesslog.reader.row_kinds`: a failed read is no use) per ``by``
+    period (a row's day may be a ``by`` period already: :func:`period_of` gives it back; one
+    skill's trend and :func:`~skillc_stats._trends.trends` of every skill both sum here)."""
     kinds: dict[str, Counter[str]] = {}
-    for day, command, count in rows:
+    for day, command, count, failed in rows:
         period = period_of(str(day), by)  # a day, or a month's period of a team store's rollup
         if period is not None:
-            kinds.setdefault(period, Counter())[command_kind(command)] += int(count)
+            counts = kinds.setdefault(period, Counter())
+            for kind, number in row_kinds(command, count, failed):
+                counts[kind] += number
     return kinds
 
 

@@ -84,6 +84,7 @@ def summary_lines(query: StatsQuery) -> list[str]:
     lines += [
         f"Total accesses: {summary['total_accesses']}",
         f"Uses: {summary['uses']}",
+        *([f"Failed reads: {summary['failed_uses']} (not uses)"] if summary["failed_uses"] else []),
         f"Author activity: {summary['author_activity']}",
         f"Unique sections: {summary['unique_sections']}",
         f"Unique files: {summary['unique_files']}",

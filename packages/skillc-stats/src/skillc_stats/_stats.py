@@ -25,8 +25,10 @@ Sections and files count successful rows only (a failed ``show``: under ``errors
 **Uses and author activity** (DECISIONS, "Logging and analytics"): the summary's ``uses``
 are the rows of agents' reads and activations (:data:`~skillc_index.accesslog.USE_COMMANDS`),
 its ``author_activity`` the author's own runs (``build``, ``lint``, ``stats``:
-:data:`~skillc_index.accesslog.AUTHOR_COMMANDS`), never counted as uses; ``projects`` counts
-uses. ``total_accesses``, ``commands`` and ``errors`` keep every row (RFC-0003).
+:data:`~skillc_index.accesslog.AUTHOR_COMMANDS`), never counted as uses; a failed read (a row
+of a use command with an ``error``) is no use either, its ``failed_uses``; ``projects`` and
+``--by`` count uses. ``total_accesses``, ``commands`` and ``errors`` keep every row
+(RFC-0003).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from skillc_index.accesslog.reader import (
     LocalRows,
     StatsLog,
     command_kind,
+    row_kinds,
     same_folders,
 )
 from skillc_stats._accessed import (
@@ -272,7 +275,8 @@ class StatsQuery:
         when no row read is a use."""
         notes = tuple(self._notes.values())
         if self.unused_note is not None and not any(
-            command_kind(row.command) == "use" for row in self._commands
+            command_kind(row.command) == "use" and row.accesses > row.errors
+            for row in self._commands
         ):  # no use here: its uses may be in other projects' runtimes (prepare)
             notes = (*notes, self.unused_note)
         skipped = self.skipped_rows
@@ -311,15 +315,18 @@ class StatsQuery:
         return found
 
     def summary(self) -> dict[str, int]:
-        """RFC-0003's summary, with the ``uses`` (agents' reads and activations) and the
-        ``author_activity`` (the author's own runs) among its ``total_accesses``."""
+        """RFC-0003's summary, with the ``uses`` (agents' reads and activations), the
+        ``failed_uses`` (their failed rows: no use) and the ``author_activity`` (the author's
+        own runs) among its ``total_accesses``."""
         sections, files = self._targets
         kinds: Counter[str] = Counter()
         for row in self._commands:
-            kinds[command_kind(row.command)] += row.accesses
+            for kind, count in row_kinds(row.command, row.accesses, row.errors):
+                kinds[kind] += count
         return {
             "total_accesses": sum(row.accesses for row in self._commands),
             "uses": kinds["use"],
+            "failed_uses": kinds["failed_use"],
             "author_activity": kinds["author"],
             "unique_sections": len(sections),
             "unique_files": len(files),
@@ -441,12 +448,13 @@ class StatsQuery:
 
 
 def ranked_uses(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
-    """``(value, command, count)`` rows as the uses of each value, most first (then by
-    value): ``[{"name", "uses"}]``."""
+    """``(value, command, count, failed)`` rows as the uses of each value (:func:`~skillc_index.
+    accesslog.reader.row_kinds`), most first (then by value): ``[{"name", "uses"}]``."""
     totals: Counter[str] = Counter()
-    for value, command, count in rows:
-        if command_kind(command) == "use":
-            totals[str(value)] += int(count)
+    for value, command, count, failed in rows:
+        (kind, uses), _failed = row_kinds(command, count, failed)
+        if kind == "use" and uses:
+            totals[str(value)] += uses
     ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
     return [{"name": name, "uses": uses} for name, uses in ranked]
 

@@ -23,13 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from skillc_index.accesslog.reader import (
-    IS_AUTHOR,
-    IS_USE,
-    KIND_PARAMS,
-    USE_COMMANDS,
-    where_clause,
-)
+from skillc_index.accesslog.reader import USE_COMMANDS, USE_ROW, where_clause
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
     AFTER_LAST,
@@ -43,9 +37,10 @@ from skillc_stats._team_days import (
     _row_parts,
     _split_days,
     also,
+    as_times,
 )
 from skillc_stats._team_reads import cut_rows, rolled
-from skillc_stats._team_sql import WEEK_STARTS, kind_sum
+from skillc_stats._team_sql import ROW_USES, USES, WEEK_STARTS, kind_sum
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill
@@ -157,7 +152,7 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
     if filters.since is not None or filters.until is not None:
         return _by_pieces(filters)
     where, params = where_clause(filters)
-    (first, last), edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
+    (first, last), edge_params = edges(filters, "c.skill", uses=True)
     return (
         f"SELECT skill, uses, {first}, {last}, projects, authored FROM (SELECT skill, "
         "SUM(uses) AS uses, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
@@ -169,25 +164,30 @@ def usage_statement(filters: Filters) -> tuple[str, list[Any]]:
 def plain_statement(filters: Filters) -> tuple[str, list[Any]]:
     """:func:`usage_statement` from ``usage_skills`` (no time filter) or the days of
     ``usage_daily`` and the cut hours' rows (the answer :func:`_by_pieces` must equal)."""
-    columns = ("skill", "command", "cwd", "accesses", "first", "last")
+    columns = ("skill", "command", "cwd", "accesses", "failed", "first", "last")
     union, values = rolled(filters, columns, "usage_daily", "usage_skills")
-    (edge_first, edge_last), edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
+    (edge_first, edge_last), edge_params = edges(filters, "c.skill", uses=True)
     # Summed by skill and folder first (a hash table of a few thousand groups: no sort of the
     # rollup rows by skill, which spilled to disk for a cut quarter at 12 M rows); a folder is
     # a project of the skill when its uses are more than none (every sum holds a row or more);
     # the first and last use those of the cut hours' rows and the edges of the whole days.
+    # (a failed read is no use: a sum's uses are its rows but the failed ones, and a row's
+    # time a first or last use only when it did not fail; a sum's times are none)
     statement = (
-        f"SELECT skill, uses, LEAST(first, {edge_first}), GREATEST(last, {edge_last}), "
-        "projects, authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
-        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
-        "SUM(authored) AS authored FROM (SELECT skill, SUM(used * accesses) AS uses, "
-        "MIN(CASE WHEN used = 1 THEN first END) AS first, "
-        "MAX(CASE WHEN used = 1 THEN last END) AS last, SUM(authored * accesses) AS authored "
-        f"FROM (SELECT skill, cwd, accesses, first, last, {IS_USE} AS used, "
-        f"{IS_AUTHOR} AS authored FROM ({union}) AS rolled) AS kinds "
+        f"SELECT skill, uses, {as_times('LEAST', 'first', edge_first)}, "
+        f"{as_times('GREATEST', 'last', edge_last)}, "
+        f"projects, authored FROM (SELECT skill, SUM(uses) AS uses, {as_times('MIN', 'first')} "
+        f"AS first, {as_times('MAX', 'last')} AS last, "
+        "SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
+        f"SUM(authored) AS authored FROM (SELECT skill, SUM(used * ({USES})) AS uses, "
+        f"{as_times('MIN', 'CASE WHEN used = 1 AND failed = 0 THEN first END')} AS first, "
+        f"{as_times('MAX', 'CASE WHEN used = 1 AND failed = 0 THEN last END')} AS last, "
+        "SUM(authored * accesses) AS authored "
+        f"FROM (SELECT skill, cwd, accesses, failed, first, last, {kind_sum('uses', '1')} AS used, "
+        f"{kind_sum('authored', '1')} AS authored FROM ({union}) AS rolled) AS kinds "
         "GROUP BY skill, cwd) AS folders GROUP BY skill) AS c"
     )
-    return statement, [*edge_params, *KIND_PARAMS, *values]
+    return statement, [*edge_params, *values]
 
 
 #: A piece's rows as ``(skill, cwd, accesses, uses, authored, first, last)``: the rollups by
@@ -204,7 +204,7 @@ _NO_ROW = (
 def _branch(piece: Piece, where: str, params: list[Any]) -> tuple[str, list[Any]]:
     sign = "" if piece.sign == 1 else "-"
     if piece.table == "usage_daily":
-        sums = ("accesses", kind_sum("uses"), kind_sum("authored"))
+        sums = ("accesses", kind_sum("uses", USES), kind_sum("authored"))
     else:
         sums = ("accesses", "uses", "authored")
     counted = ", ".join(
@@ -258,7 +258,7 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     for doubt in days.doubts:  # a day read from the rows instead: its sums taken out again
         branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
         branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))
-    used = kind_sum("uses", "1")
+    used = kind_sum("uses", ROW_USES)  # (a failed read is no use)
     time = f"CASE WHEN {used} = 1 AND {ROW_INSTANT} THEN timestamp END"  # a use's instant
     for part, check, check_params in _row_parts(days):
         cut, cut_params = cut_rows(filters, part)
@@ -274,15 +274,17 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     # has no branch: a select of their columns that returns no row)
     union = " UNION ALL ".join(branch for branch, _ in branches) or _NO_ROW
     values = [value for _, branch_params in branches for value in branch_params]
-    edge, edge_params = edges(filters, "c.skill", commands=USE_COMMANDS)
+    edge, edge_params = edges(filters, "c.skill", uses=True)
     # summed by skill and folder (a hash table), then by skill; a skill whose pieces sum to
     # no row (used only on days subtracted) is not listed
     statement = (
-        f"SELECT skill, uses, LEAST(first, {edge[0]}), GREATEST(last, {edge[1]}), projects, "
-        "authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
-        "MAX(last) AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS projects, "
-        "SUM(authored) AS authored FROM (SELECT skill, SUM(uses) AS uses, MIN(first) AS first, "
-        "MAX(last) AS last, SUM(authored) AS authored, SUM(accesses) AS accesses "
+        f"SELECT skill, uses, {as_times('LEAST', 'first', edge[0])}, "
+        f"{as_times('GREATEST', 'last', edge[1])}, projects, "
+        f"authored FROM (SELECT skill, SUM(uses) AS uses, {as_times('MIN', 'first')} AS first, "
+        f"{as_times('MAX', 'last')} AS last, SUM(CASE WHEN uses > 0 THEN 1 ELSE 0 END) AS "
+        f"projects, SUM(authored) AS authored FROM (SELECT skill, SUM(uses) AS uses, "
+        f"{as_times('MIN', 'first')} AS first, {as_times('MAX', 'last')} AS last, "
+        "SUM(authored) AS authored, SUM(accesses) AS accesses "
         f"FROM ({union}) AS rolled GROUP BY skill, cwd) AS folders GROUP BY skill "
         "HAVING SUM(accesses) > 0) AS c"
     )
@@ -290,17 +292,18 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
 
 
 def edges(
-    filters: Filters, skill: str, values: Sequence[str] = (), commands: Sequence[str] = ()
+    filters: Filters, skill: str, values: Sequence[str] = (), uses: bool = False
 ) -> tuple[tuple[str, str], list[Any]]:
     """The first and the last time of the rows of ``skill`` (SQL: ``c.skill``, an outer
-    query's, or ``?``, bound to ``values``), of ``commands`` only when given, that the rollups
+    query's, or ``?``, bound to ``values``), of its uses only with ``uses``
+    (:data:`~skillc_index.accesslog.reader.USE_ROW`: a failed read is none), that the rollups
     count on the whole days of the range (:func:`._team_days._split_days`) within the
     filters, as two scalar subqueries, and their parameters: those of the first (last) key of
     ``usage_targets`` whose day is a day of the calendar (its rows' times are instants,
     ``ROW_INSTANT``; a day marked ``NOT_UTC``, or none of the calendar, holds none), an index
     read from that end. The rows of a day a bound cuts are the caller's to read."""
     days = _split_days(filters.since, filters.until)
-    kind = f" AND command IN ({', '.join('?' * len(commands))})" if commands else ""
+    kind, commands = (f" AND {USE_ROW}", USE_COMMANDS) if uses else ("", ())
     plain, params = where_clause(replace(filters, since=None, until=None))
     extra = kind + plain.replace(" WHERE ", " AND ", 1)  # the filters, each an AND
     tests, day_params = _in_range("", "", [], "day", days.whole)
@@ -309,8 +312,9 @@ def edges(
     calendar = CALENDAR_DAY.format(day="d.day")
     found: list[str] = []
     for func, column, order in (("MIN", "first", "ASC"), ("MAX", "last", "DESC")):
+        earliest = as_times(func, f"t.{column}")
         found.append(
-            f"(SELECT {func}(t.{column}) FROM (SELECT d.day FROM usage_targets AS d WHERE "
+            f"(SELECT {earliest} FROM (SELECT d.day FROM usage_targets AS d WHERE "
             f"d.skill = {skill}{extra}{tests} AND {calendar} ORDER BY d.day {order} LIMIT 1) "
             f"AS e JOIN usage_targets AS t ON t.skill = {skill} AND t.day = e.day "
             f"WHERE TRUE{extra})"
@@ -332,7 +336,8 @@ def period_statement(filters: Filters, skill: str) -> tuple[str, list[Any]]:
         branches.append(f"SELECT timestamp FROM access_log{cut}{check} AND {ROW_INSTANT}")
         cut_values += [*cut_params, *extra]
     return (
-        f"SELECT LEAST(MIN(timestamp), {first}), GREATEST(MAX(timestamp), {last}) "
+        f"SELECT {as_times('LEAST', as_times('MIN', 'timestamp'), first)}, "
+        f"{as_times('GREATEST', as_times('MAX', 'timestamp'), last)} "
         f"FROM ({' UNION ALL '.join(branches)}) AS cut",
         [*values, *cut_values],
     )

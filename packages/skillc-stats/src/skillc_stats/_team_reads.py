@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from skillc_index.accesslog.reader import USE_COMMANDS, where_clause
+from skillc_index.accesslog.reader import USE_ROW, where_clause
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
     PERIOD_OF,
@@ -21,7 +21,7 @@ from skillc_stats._team_days import (
     _row_parts,
     _split_days,
 )
-from skillc_stats._team_sql import ROLLUP_DAY, TARGET
+from skillc_stats._team_sql import ROLLUP_DAY, ROW_USES, TARGET
 
 __all__ = [
     "COMMAND_TARGETS",
@@ -38,7 +38,7 @@ __all__ = [
 #: What a stored row holds for each column of a rollup's sums (its day as in the rollups; its
 #: time as first and last only when it is an instant, :data:`ROW_INSTANT`), and a rollup's
 #: first and last (none: the edges of its days tell them, :func:`._team_all.edges`).
-_ROW_VALUES = {"day": ROLLUP_DAY, "target": TARGET, "accesses": "1"}
+_ROW_VALUES = {"day": ROLLUP_DAY, "target": TARGET, "accesses": "1", "failed": f"1 - {ROW_USES}"}
 _ROW_VALUES |= dict.fromkeys(("first", "last"), f"CASE WHEN {ROW_INSTANT} THEN timestamp END")
 _ROLLUP_VALUES = dict.fromkeys(("first", "last"), "CAST(NULL AS TEXT)")
 
@@ -110,7 +110,7 @@ def _names_rows(filters: Filters) -> bool:
 def counts_statement(
     filters: Filters, keys: Sequence[str], skill: str | None = None, by: str = "day"
 ) -> tuple[str, list[Any]]:
-    """``(*keys, command, accesses)`` within the filters, of ``skill`` or of every skill
+    """``(*keys, command, accesses, failed)`` within the filters, of ``skill`` or of every skill
     (``keys``: rollup columns, ``day`` among them for the trends: counted by the ``by``
     period), from the rollups (the daily one when a key is the day; and the rows of the days
     a time filter cuts)."""
@@ -118,7 +118,7 @@ def counts_statement(
     if skill is None and set(keys) <= {"skill", "day"} and not _names_rows(filters):
         daily = "usage_skill_days"  # nothing to tell users, machines or folders apart
     total = daily if "day" in keys else "usage_totals" if skill is not None else "usage_skills"
-    union, values = rolled(filters, (*keys, "command", "accesses"), daily, total, skill)
+    union, values = rolled(filters, (*keys, "command", "accesses", "failed"), daily, total, skill)
     group = ", ".join(str(n) for n in range(1, len(keys) + 2))
     select = ", ".join("p.period" if key == "day" else key for key in keys)
     source = f"({union}) AS rolled"
@@ -128,7 +128,8 @@ def counts_statement(
         period = PERIOD_OF[by].format(day="rolled.day")
         source += f" CROSS JOIN LATERAL (SELECT {period} AS period OFFSET 0) AS p"
         source += " WHERE p.period IS NOT NULL"
-    return f"SELECT {select}, command, {_SUM} FROM {source} GROUP BY {group}", values
+    sums = f"{_SUM}, CAST(SUM(failed) AS BIGINT)"
+    return f"SELECT {select}, command, {sums} FROM {source} GROUP BY {group}", values
 
 
 #: ``(select, tail)`` of each per-skill statement (:class:`~._team.TeamStatsLog`), the
@@ -141,7 +142,4 @@ COMMAND_TARGETS = (
 )
 TARGETS_OF = (f"target, {_SUM}", " WHERE command = ? GROUP BY target")
 ERRORS = (f"command, target, error, {_SUM}", " WHERE error IS NOT NULL GROUP BY 1, 2, 3")
-USES_BY_CWD = (
-    f"cwd, {_SUM}",
-    f" WHERE command IN ({', '.join('?' * len(USE_COMMANDS))}) GROUP BY cwd",
-)
+USES_BY_CWD = (f"cwd, {_SUM}", f" WHERE {USE_ROW} GROUP BY cwd")  # (no failed read)

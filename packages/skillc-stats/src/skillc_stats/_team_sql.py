@@ -23,9 +23,10 @@ from skillc_stats._team_days import (
     DAY_TIME,
     NOT_UTC,
     ROW_TIME,
+    as_times,
 )
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 #: ``pg_advisory_xact_lock`` key held while the schema is checked and migrated.
 LOCK_KEY = 0x736B696C6C63  # "skillc"
 #: ``pg_advisory_xact_lock(LOG_LOCK_CLASS, hashtext(log_key))``: held by each upload batch
@@ -153,9 +154,16 @@ def _commands_in(commands: Sequence[str]) -> str:
 def kind_sum(kind: str, count: str = "accesses") -> str:
     """``count`` when a row of ``command`` is of ``kind`` (``uses``: :data:`USE_COMMANDS`;
     ``authored``: :data:`AUTHOR_COMMANDS`), else 0: the classification of
-    :func:`skillc_index.accesslog.command_kind`, in SQL."""
+    :func:`skillc_index.accesslog.command_kind`, in SQL (the uses' ``count`` leaves the
+    failed rows out: ``accesses - failed``, :data:`USES`)."""
     commands = USE_COMMANDS if kind == "uses" else AUTHOR_COMMANDS
     return f"CASE WHEN {_commands_in(commands)} THEN {count} ELSE 0 END"
+
+
+#: A sum's uses (:func:`kind_sum`): its rows but the failed ones (a failed read is no use,
+#: :func:`skillc_index.accesslog.command_kind`); and a stored row's (:data:`ROW_USES`).
+USES = "accesses - failed"
+ROW_USES = "CASE WHEN error IS NULL THEN 1 ELSE 0 END"
 
 
 def _kind_key(table: str) -> str:
@@ -163,20 +171,33 @@ def _kind_key(table: str) -> str:
     return f"{period[0]}, skill, md5(cwd)" if period else "skill, md5(cwd)"
 
 
-def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
+def roll_up_kinds(table: str, source: str, *, upsert: bool, current: bool = False) -> str:
     """``INSERT`` into ``table`` of :data:`KIND_ROLLUPS` the sums of ``source`` (a subquery
-    holding ``day``, ``skill``, ``command``, ``cwd``, ``accesses``, ``first`` and ``last``),
-    as :func:`roll_up`."""
+    holding ``day``, ``skill``, ``command``, ``cwd``, ``accesses``, ``first`` and ``last``;
+    ``failed`` too when ``current``), as :func:`roll_up`. ``current``: schema 11's, whose
+    uses leave the failed reads out (and the first and last use those of a sum holding a
+    use), times compared as times; else as migration 7 made them."""
     period = KIND_ROLLUPS[table]
     names = [period[0]] if period else []
     values = [period[1]] if period else []
     sums = ["accesses", "uses", "authored"]
-    values += ["skill", "cwd", "SUM(accesses)", f"SUM({kind_sum('uses')})"]
+    used = kind_sum("uses", USES) if current else kind_sum("uses")
+    values += ["skill", "cwd", "SUM(accesses)", f"SUM({used})"]
     values.append(f"SUM({kind_sum('authored')})")
     if period is None:  # the first and last use (NULL: none; LEAST and GREATEST skip it)
         sums += ["first_use", "last_use"]
         uses = _commands_in(USE_COMMANDS)
-        values += [f"MIN(CASE WHEN {uses} THEN first END)", f"MAX(CASE WHEN {uses} THEN last END)"]
+        if current:
+            uses += " AND accesses > failed"
+            values += [
+                as_times("MIN", f"CASE WHEN {uses} THEN first END"),
+                as_times("MAX", f"CASE WHEN {uses} THEN last END"),
+            ]
+        else:
+            values += [
+                f"MIN(CASE WHEN {uses} THEN first END)",
+                f"MAX(CASE WHEN {uses} THEN last END)",
+            ]
     keys = len(names) + 2
     statement = (
         f"INSERT INTO {table} ({', '.join([*names, 'skill', 'cwd', *sums])}) "
@@ -189,7 +210,12 @@ def roll_up_kinds(table: str, source: str, *, upsert: bool) -> str:
     if not upsert:
         return statement
     added = [f"{name} = {table}.{name} + EXCLUDED.{name}" for name in sums[:3]]
-    if period is None:
+    if period is None and current:
+        added += [
+            f"first_use = {as_times('LEAST', f'{table}.first_use', 'EXCLUDED.first_use')}",
+            f"last_use = {as_times('GREATEST', f'{table}.last_use', 'EXCLUDED.last_use')}",
+        ]
+    elif period is None:
         added += [
             f"first_use = LEAST({table}.first_use, EXCLUDED.first_use)",
             f"last_use = GREATEST({table}.last_use, EXCLUDED.last_use)",
@@ -209,6 +235,7 @@ def _create_kind_rollup(table: str) -> tuple[str, ...]:
 
 
 _DAILY_KINDS = "SELECT day, skill, command, cwd, accesses, first, last FROM {}"
+_DAILY_KINDS_NOW = "SELECT day, skill, command, cwd, accesses, failed, first, last FROM {}"
 
 
 def _key(columns: tuple[str, ...]) -> str:
@@ -231,29 +258,44 @@ def _rows_shaped(source: str, day: str = ROLLUP_DAY) -> str:
     each of the ``day`` (SQL) of its ``timestamp``."""
     return (
         f"SELECT {day} AS day, skill, command, username, machine, cwd, "
-        f"{TARGET} AS target, error, 1 AS accesses, timestamp AS first, timestamp AS last "
-        f"FROM {source}"
+        f"{TARGET} AS target, error, 1 AS accesses, timestamp AS first, timestamp AS last, "
+        f"CASE WHEN error IS NULL THEN 0 ELSE 1 END AS failed FROM {source}"
     )
 
 
-def roll_up(table: str, source: str, *, upsert: bool) -> str:
+def roll_up(table: str, source: str, *, upsert: bool, current: bool = False) -> str:
     """``INSERT`` into the rollup ``table`` the sums of ``source`` (a subquery holding its
-    columns, ``accesses``, ``first``, ``last``), keys in one order (two uploads updating the
-    same keys cannot deadlock); ``upsert``: added to the counts already there."""
+    columns, ``accesses``, ``failed``, ``first``, ``last``), keys in one order (two uploads
+    updating the same keys cannot deadlock); ``upsert``: added to the counts already there.
+    ``current``: as schema 11 keeps them, with the ``failed`` rows among the ``accesses``
+    and times compared as times (:func:`as_times`); else as migrations 4 to 10 made them."""
     columns = ROLLUPS[table]
     names = ", ".join(columns)
+    if current:
+        sums, first, last = ", failed", as_times("MIN", "first"), as_times("MAX", "last")
+        values = f"SUM(accesses), SUM(failed), {first}, {last}"
+    else:
+        sums, values = "", "SUM(accesses), MIN(first), MAX(last)"
     statement = (
-        f"INSERT INTO {table} ({names}, accesses, first, last) "
-        f"SELECT {names}, SUM(accesses), MIN(first), MAX(last) FROM ({source}) AS rows_ "
-        f"GROUP BY {names}"
+        f"INSERT INTO {table} ({names}, accesses{sums}, first, last) "
+        f"SELECT {names}, {values} FROM ({source}) AS rows_ GROUP BY {names}"
     )
     if not upsert:
         return statement
+    first, last = f"{table}.first", f"{table}.last"
+    added = [f"accesses = {table}.accesses + EXCLUDED.accesses"]
+    if current:
+        added.append(f"failed = {table}.failed + EXCLUDED.failed")
+        added.append(f"first = {as_times('LEAST', first, 'EXCLUDED.first')}")
+        added.append(f"last = {as_times('GREATEST', last, 'EXCLUDED.last')}")
+    else:
+        added += [
+            f"first = LEAST({first}, EXCLUDED.first)",
+            f"last = GREATEST({last}, EXCLUDED.last)",
+        ]
     return (
         f"{statement} ORDER BY {_key(columns)} ON CONFLICT ({_key(columns)}) DO UPDATE SET "
-        f"accesses = {table}.accesses + EXCLUDED.accesses, "
-        f"first = LEAST({table}.first, EXCLUDED.first), "
-        f"last = GREATEST({table}.last, EXCLUDED.last)"
+        + ", ".join(added)
     )
 
 
@@ -269,16 +311,27 @@ def _create_rollup(table: str) -> tuple[str, ...]:
     )
 
 
-def _make_rollup(table: str) -> str:
-    """The rollup ``table`` made from the stored rows (or from the finer rollup)."""
+def _make_rollup(table: str, current: bool = False) -> str:
+    """The rollup ``table`` made from the stored rows (or from the finer rollup); ``current``:
+    :func:`roll_up`'s."""
     finer = _MADE_FROM.get(table)
-    if finer is None:
-        return roll_up(table, _rows_shaped("access_log"), upsert=False)
-    return roll_up(table, _coarser(table, finer), upsert=False)
+    source = _rows_shaped("access_log") if finer is None else _coarser(table, finer)
+    return roll_up(table, source, upsert=False, current=current)
 
 
-#: Every rollup made again from the stored rows (the benchmark's rows written by SQL).
+#: Every rollup made again from the stored rows (the benchmark's rows written by SQL), as
+#: this schema keeps them; ``REBUILD_ROLLUPS_10`` as version 10 made them (the tests' older
+#: stores).
 REBUILD_ROLLUPS: tuple[str, ...] = (
+    *(f"TRUNCATE {table}" for table in (*ROLLUPS, *KIND_ROLLUPS)),
+    roll_up("usage_daily", _rows_shaped("access_log"), upsert=False, current=True),
+    *(_make_rollup(table, current=True) for table in _MADE_FROM),
+    *(
+        roll_up_kinds(t, _DAILY_KINDS_NOW.format("usage_daily"), upsert=False, current=True)
+        for t in KIND_ROLLUPS
+    ),
+)
+REBUILD_ROLLUPS_10: tuple[str, ...] = (
     *(f"TRUNCATE {table}" for table in (*ROLLUPS, *KIND_ROLLUPS)),
     ROLLUP_ALL,
     *(_make_rollup(table) for table in _MADE_FROM),
@@ -327,13 +380,28 @@ def _off_their_days(table: str) -> tuple[str, ...]:
     )
 
 
-#: The views of proper timestamps for dashboards (Grafana): the rows and the daily rollup.
+#: The views of proper timestamps for dashboards (Grafana): the rows and the daily rollup
+#: (schema 11: with its ``failed`` rows, no use, :data:`VIEWS_11`).
 _VIEWS = {
     "access_events": f"SELECT id, {ROW_TIME} AS time, username, machine, skill, command, cwd, "
     "args, call_id, error, skill_path, run_id, log_key, source_id FROM access_log",
     "usage_days": f"SELECT {DAY_TIME} AS time, skill, command, username, machine, cwd, "
     "accesses FROM usage_daily",
 }
+_VIEWS_11 = {"usage_days": _VIEWS["usage_days"].replace("accesses FROM", "accesses, failed FROM")}
+
+
+def _failed_of(table: str, finer: str) -> str:
+    """Migration 11: the failed rows of each key of the rollup ``table`` (of ``ROLLUPS``, no
+    ``error`` among its columns), summed from the ``finer`` one that has them."""
+    columns = ROLLUPS[table]
+    names = ", ".join(columns)
+    same = " AND ".join(f"r.{column} = f.{column}" for column in columns)
+    return (
+        f"UPDATE {table} AS r SET failed = f.failed FROM (SELECT {names}, SUM(failed) AS failed "
+        f"FROM {finer} WHERE failed > 0 GROUP BY {names}) AS f WHERE {same}"
+    )
+
 
 #: Statements taking the store from version ``i`` to ``i + 1`` (in the ``skillc`` schema).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -494,6 +562,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ANALYZE days_off",  # (its joins planned from its rows, not a guess of one row)
         *(step for table in ROLLUPS if "day" in ROLLUPS[table] for step in _off_their_days(table)),
     ),
+    (
+        # 11: a failed read (a row of a use command with an error: `show` of no such section)
+        # read nothing and is no use. The rollups keep their failed rows (`failed`; those
+        # with the error among their columns from it, the others from those), the rollups of
+        # --all by kind their uses without them (made again from usage_daily); the view of
+        # the dashboards gains the failed rows. From now on first and last times compare as
+        # times (`as_times`: 10:00:00Z before 10:00:00.5Z), as in a local log.
+        *(f"ALTER TABLE {table} ADD COLUMN failed BIGINT NOT NULL DEFAULT 0" for table in ROLLUPS),
+        "UPDATE usage_targets SET failed = accesses WHERE error IS NOT NULL",
+        "UPDATE usage_totals SET failed = accesses WHERE error IS NOT NULL",
+        _failed_of("usage_daily", "usage_targets"),
+        _failed_of("usage_skill_days", "usage_daily"),
+        _failed_of("usage_skills", "usage_totals"),
+        *(f"TRUNCATE {table}" for table in KIND_ROLLUPS),
+        *(
+            roll_up_kinds(t, _DAILY_KINDS_NOW.format("usage_daily"), upsert=False, current=True)
+            for t in KIND_ROLLUPS
+        ),
+        *(f"CREATE OR REPLACE VIEW {name} AS {select}" for name, select in _VIEWS_11.items()),
+        *(f"ANALYZE {table}" for table in (*ROLLUPS, *KIND_ROLLUPS)),
+    ),
 )
 
 _UPLOAD_COLUMNS = ("source_id", *LOCAL_COLUMNS)
@@ -540,13 +629,18 @@ _INSERT_UPLOADED = (
     f"AND (u.timestamp >= {_HORIZON} OR NOT {_DATED}){{unless}} "
     "RETURNING timestamp, skill, command, username, machine, cwd, args, error), "
     # summed once at the finest grain, then each rollup from those sums
-    f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, MIN(first) AS first, MAX(last) AS last "
+    f"fine AS (SELECT {_FINEST}, COUNT(*) AS accesses, SUM(failed) AS failed, "
+    f"{as_times('MIN', 'first')} AS first, {as_times('MAX', 'last')} AS last "
     f"FROM ({_rows_shaped('added')}) AS shaped GROUP BY {_FINEST}), "
     + ", ".join(
         [
-            *(f"{t}_ AS ({roll_up(t, _coarser(t, 'fine'), upsert=True)})" for t in ROLLUPS),
             *(
-                f"{t}_ AS ({roll_up_kinds(t, _DAILY_KINDS.format('fine'), upsert=True)})"
+                f"{t}_ AS ({roll_up(t, _coarser(t, 'fine'), upsert=True, current=True)})"
+                for t in ROLLUPS
+            ),
+            *(
+                f"{t}_ AS "
+                f"({roll_up_kinds(t, _DAILY_KINDS_NOW.format('fine'), upsert=True, current=True)})"
                 for t in KIND_ROLLUPS
             ),
         ]

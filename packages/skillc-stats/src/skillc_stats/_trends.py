@@ -8,7 +8,8 @@ over time are one grouped statement per local log (:func:`skillc_index.accesslog
 grouped_counts`, from the rows of the skills' source folders, by day; the caller sums each
 log's days into the asked periods before the next log is read), or one over the team store's
 rollups, summed by period there (:func:`skillc_stats._team_reads.counts_statement`). A row's
-kind (use, author activity) is its command's (:func:`~skillc_index.accesslog.command_kind`).
+kind (use, author activity) is its command's and, a failed read being no use, its error's
+(:func:`~skillc_index.accesslog.reader.row_kinds`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from skillc_index import Layout, UnreadableFile, valid_utf8
 from skillc_index.accesslog.reader import (
     LocalRows,
     add_versions,
-    command_kind,
     grouped_counts,
+    row_kinds,
     same_folders,
 )
 from skillc_stats._filters import Filters
@@ -157,10 +158,11 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
     def summed() -> Iterator[tuple[Any, ...]]:
         """The rows summed over the skills, each skill's uses counted on the way (the
         counts are read once: one log at a time)."""
-        for skill, period, command, count in counts.counts(("day",), by):
-            if command_kind(command) == "use":
-                per_skill[str(skill)][period] += int(count)
-            yield period, command, count
+        for skill, period, command, count, failed in counts.counts(("day",), by):
+            (kind, uses), _failed = row_kinds(command, count, failed)
+            if kind == "use":
+                per_skill[str(skill)][period] += uses
+            yield period, command, count, failed
 
     kinds = kinds_by_period(summed(), by)
     runs_to = max(max(kinds, default=""), period_of(end, by) or "")  # (today's: quiet ones)

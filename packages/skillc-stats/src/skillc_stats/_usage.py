@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 CACHE_FILE = "stats-usage.json"
 #: 2: each skill's author activity apart from its uses (version 1 counted every row as a use).
 #: 3: the working folders of a skill whose rows are in several logs (``SkillUsage.folders``).
-CACHE_VERSION = 3
+#: 4: a failed read is no use (version 3 counted it in the uses, projects, first and last use).
+CACHE_VERSION = 4
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 #: A log changed more recently than this (ns) is read again next time.
 RACY_NS = 2_000_000_000

@@ -65,7 +65,11 @@ class StatsSummaryShape(TypedDict):
     uses: Annotated[
         int,
         "Agents' reads and activations: outline, show, open, sources, search, tools, run, "
-        "exec, and the activations and reads imported from transcripts.",
+        "exec, and the activations and reads imported from transcripts; a failed one "
+        "(its row has an error) is no use.",
+    ]
+    failed_uses: Annotated[
+        int, "Failed reads (a use command's rows with an error): no use; in error_count too."
     ]
     author_activity: Annotated[
         int, "The author's own runs (build, lint, stats): logged, never counted as uses."

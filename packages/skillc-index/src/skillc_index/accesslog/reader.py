@@ -10,9 +10,9 @@ is a bound parameter.
 **Uses and author activity** (DECISIONS, "Logging and analytics"): a *use* is an agent
 reading or activating a skill (:data:`USE_COMMANDS`); the author's own runs
 (:data:`AUTHOR_COMMANDS`: ``build``, ``lint``, ``stats``...) stay in the log and are counted
-apart, never as uses. Rows are classified by their ``command`` when they are read, so every
-row ever logged or uploaded (a team store's included) is classified the same way, with no
-migration of the rows.
+apart, never as uses; nor is a failed read (a use command's row with an ``error``). Rows are
+classified by their ``command`` and ``error`` when they are read, so every row ever logged
+or uploaded (a team store's included) is classified the same way, with no migration.
 
 The stats queries select one ``skill_path`` and are answered from the indexes the schema
 defines for them (``idx_access_log_stats``, ``_projects``, ``_period``, ``_errors``): their
@@ -61,6 +61,7 @@ __all__ = [
     "IS_USE",
     "KIND_PARAMS",
     "USE_COMMANDS",
+    "USE_ROW",
     "UTC_DAY",
     "CommandCount",
     "LocalRows",
@@ -75,6 +76,7 @@ __all__ = [
     "grouped_counts",
     "logs_of",
     "other_versions",
+    "row_kinds",
     "same_folders",
     "second_floor",
     "several_logs",
@@ -107,11 +109,18 @@ USE_COMMANDS = (
 AUTHOR_COMMANDS = ("build", "lint", "stats", "init", "route", "sync")
 
 
-def command_kind(command: str) -> str:
-    """``use``, ``author`` or ``other``: what a row of ``command`` counts as."""
+def command_kind(command: str, failed: bool = False) -> str:
+    """``use``, ``failed_use``, ``author`` or ``other``: what a row of ``command`` counts as
+    (``failed``: its ``error`` is set: a failed read read nothing, no use)."""
     if command in USE_COMMANDS:
-        return "use"
+        return "failed_use" if failed else "use"
     return "author" if command in AUTHOR_COMMANDS else "other"
+
+
+def row_kinds(command: str, rows: int, failed: int) -> tuple[tuple[str, int], tuple[str, int]]:
+    """``rows`` of ``command`` (``failed`` of them with an ``error``) by :func:`command_kind`."""
+    rows, failed = int(rows), int(failed)
+    return (command_kind(command), rows - failed), (command_kind(command, True), failed)
 
 
 def _among(commands: Sequence[str]) -> str:
@@ -119,9 +128,11 @@ def _among(commands: Sequence[str]) -> str:
     return f"command IN ({', '.join('?' * len(commands))})"
 
 
+#: SQL: whether a row is a use (:func:`command_kind`), its parameters :data:`USE_COMMANDS`.
+USE_ROW = f"{_among(USE_COMMANDS)} AND error IS NULL"
 #: SQL of a row's kind as two numbers (1 or 0), and their parameters: the same text in
 #: SQLite and PostgreSQL.
-IS_USE = f"CASE WHEN {_among(USE_COMMANDS)} THEN 1 ELSE 0 END"
+IS_USE = f"CASE WHEN {USE_ROW} THEN 1 ELSE 0 END"
 IS_AUTHOR = f"CASE WHEN {_among(AUTHOR_COMMANDS)} THEN 1 ELSE 0 END"
 KIND_PARAMS: tuple[str, ...] = (*USE_COMMANDS, *AUTHOR_COMMANDS)
 
@@ -150,9 +161,9 @@ class CommandCount(NamedTuple):
 
 
 class SkillUsage(NamedTuple):
-    """One skill's use within the filters (``skc stats --all``): its uses (rows of
-    :data:`USE_COMMANDS`), the first and last of them, the distinct working folders they were
-    made in, and, apart, the author's own runs (rows of :data:`AUTHOR_COMMANDS`)."""
+    """One skill's use within the filters (``skc stats --all``): its uses (:data:`USE_ROW`),
+    the first and last of them, the distinct working folders they were made in, and, apart,
+    the author's own runs (rows of :data:`AUTHOR_COMMANDS`)."""
 
     key: str
     """The ``skill_path`` (a local log) or the ``skill`` name (the team store)."""
@@ -357,20 +368,20 @@ class StatsLog:
         run = (getattr(self._run, "each", None) if stream else None) or self._run
         return run(f"{select} FROM access_log{self._where}{tail}", [*self._params, *extra])
 
-    def period(self, commands: Sequence[str] = ()) -> tuple[str | None, str | None]:
-        """First and last time among the rows (of ``commands`` only, when given) that is an
-        instant (:func:`~skillc_index.clock.is_utc_timestamp`: another tool's row dated
+    def period(self, uses: bool = False) -> tuple[str | None, str | None]:
+        """First and last time among the rows (the uses, :data:`USE_ROW`, with ``uses``) that is
+        an instant (:func:`~skillc_index.clock.is_utc_timestamp`: another tool's row dated
         ``zzz``, ``2026-02-30T10:00:00Z`` or with an offset is in no period, as in ``--by``)."""
-        return self._edge("MIN", commands), self._edge("MAX", commands)
+        return self._edge("MIN", uses), self._edge("MAX", uses)
 
-    def _edge(self, func: str, commands: Sequence[str]) -> str | None:
+    def _edge(self, func: str, uses: bool) -> str | None:
         """The ``MIN`` or ``MAX`` time that is an instant: an index lookup (a query holding one
         ``MIN`` or ``MAX`` and nothing else is the form SQLite answers from the index without a
         scan); when that time is none (rare: a foreign row's), the index read on from that end
         to the first instant (:data:`INSTANT`). That text is of the first (last) second; unless
         it is the first and a whole second, that second's rows are compared as times
         (:data:`~skillc_index.clock.TIME_ORDER`), one index range more."""
-        tail, extra = (f" AND {_among(commands)}", list(commands)) if commands else ("", [])
+        tail, extra = (f" AND {USE_ROW}", list(USE_COMMANDS)) if uses else ("", [])
         found = self._rows(f"SELECT {func}(timestamp)", tail, extra)
         time = found[0][0] if found else None
         if time is not None and not _instant(time):
@@ -403,22 +414,18 @@ class StatsLog:
         )
 
     def day_counts(self) -> list[Any]:
-        """``(day, command, rows)``: the rows of each UTC day (``YYYY-MM-DD``) and command (the
-        uses over time of ``skc stats --by``)."""
+        """:meth:`counts` by UTC day (``YYYY-MM-DD``): the uses over time of ``--by``."""
         return self.counts(("day",))
 
     def counts(self, keys: Sequence[str]) -> list[Any]:
-        """``(*keys, command, rows)``: the rows of each value of ``keys`` (names of
-        :data:`GROUPS`) and command."""
+        """``(*keys, command, rows, failed rows)``: the rows of each value of ``keys`` (names
+        of :data:`GROUPS`) and command (:func:`row_kinds` tells their kinds)."""
         select, group = _grouping(keys)
-        return self._rows(f"SELECT {select}, command, COUNT(*)", f" GROUP BY {group}")
+        return self._rows(f"SELECT {select}, command, COUNT(*), COUNT(error)", f" GROUP BY {group}")
 
     def cwd_counts(self) -> list[Any]:
-        """``(cwd, uses)``: the uses (rows of :data:`USE_COMMANDS`) made in each working
-        folder (the author's own runs are not uses)."""
-        return self._rows(
-            "SELECT cwd, COUNT(*)", f" AND {_among(USE_COMMANDS)} GROUP BY cwd", USE_COMMANDS
-        )
+        """``(cwd, uses)``: the uses (:data:`USE_ROW`) made in each working folder."""
+        return self._rows("SELECT cwd, COUNT(*)", f" AND {USE_ROW} GROUP BY cwd", USE_COMMANDS)
 
 
 #: What a count can be grouped by (:meth:`StatsLog.counts`, :func:`grouped_counts`): each
@@ -449,14 +456,16 @@ def grouped_counts(
     keys: Sequence[str],
     same: Mapping[str, str] | None = None,
 ) -> list[Any]:
-    """``(*keys, command, rows)`` of the rows whose ``column`` is one of ``values`` (a local
-    log: its skills' source folders) within the filters: the trends and pictures of every
-    skill at once (``skc stats --all --by``, ``--html``). In a local log (:func:`_moves`),
-    the rows of a moved folder are read too, and a ``column`` key is the folder a move took
-    them to. ``same``: as :class:`StatsLog`'s."""
+    """``(*keys, command, rows, failed rows)`` of the rows whose ``column`` is one of
+    ``values`` (a local log: its skills' source folders) within the filters: the trends and
+    pictures of every skill at once (``skc stats --all --by``, ``--html``). In a local log
+    (:func:`_moves`), the rows of a moved folder are read too, and a ``column`` key is the
+    folder a move took them to. ``same``: as :class:`StatsLog`'s."""
     where, params, key, key_params = _moved_where(filters, column, values, _moves(rows), same)
     select, group = _grouping(keys, {column: key})
-    statement = f"SELECT {select}, command, COUNT(*) FROM access_log{where} GROUP BY {group}"
+    statement = (
+        f"SELECT {select}, command, COUNT(*), COUNT(error) FROM access_log{where} GROUP BY {group}"
+    )
     return rows(statement, [*(key_params if column in keys else []), *params])
 
 
@@ -523,7 +532,7 @@ def usage_of(
         if not all(time is None or _instant(time) for time in (first, last)):  # (rare)
             logged = values if values is not None else [*same, name]  # its folders
             of_name = [value for value in logged if same.get(value, value) == name]
-            first, last = StatsLog(rows, column, of_name, filters, same).period(USE_COMMANDS)
+            first, last = StatsLog(rows, column, of_name, filters, same).period(uses=True)
         times = (first, last, int(projects), int(authored), tuple(folders.get(name, ())))
         usage.append(SkillUsage(name, int(uses), *times))
     return usage
