@@ -515,6 +515,22 @@ def test_html_onto_a_fifo_is_e050_without_waiting(
     )
 
 
+def test_the_skill_page_counts_failed_reads_apart_from_the_uses(
+    demo: ResolvedSkill, stats_cli: Run, project: Path, log_rows: Callable[..., Path]
+) -> None:
+    """A failed read is no use: the page's uses leave it out, a card counts it."""
+    show = {"section": "Usage", "file": None, "max_lines": None}
+    log_rows(
+        record(demo, "show", show),
+        record(demo, "show", {"section": "Nope"}, error="error[E020]: not found"),
+    )
+    result = stats_cli("stats", "demo", "--html", "page.html")
+    assert result.returncode == 0, result.stderr
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert '<div class="card"><b>1</b>uses</div>' in page
+    assert '<div class="card"><b>1</b>failed reads (not uses)</div>' in page
+
+
 def test_a_long_name_without_spaces_wraps_on_the_page(
     demo: ResolvedSkill,
     log_rows: Callable[..., Path],

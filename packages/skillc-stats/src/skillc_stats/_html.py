@@ -198,10 +198,12 @@ def skill_page(query: StatsQuery, response: Mapping[str, Any], by: str, store: s
     title = f"{query.skill.shown}: usage"
     body = _head(title, response, store)
     body.append(f'<p class="meta">Skill path: {_esc(query.skill.source)}</p>')
+    failed = summary["failed_uses"]  # (no use: said when there are any, as the text does)
     body.append(
         _cards(
             [
                 ("uses", summary["uses"]),
+                *([("failed reads (not uses)", failed)] if failed else []),
                 ("author activity", summary["author_activity"]),
                 ("sections read", summary["unique_sections"]),
                 ("files read", summary["unique_files"]),
