@@ -1273,6 +1273,7 @@ def test_a_value_never_becomes_an_option_of_git(
         tool("flag", "git log {{f:--}}{{ref}}", rows),
         tool("dash", "git log -{{ref}}", rows),
         tool("name", "printf %s {{a}}-{{ref}}.png", rows),
+        tool("prefixed", "git log {{a}}--output={{ref}}", rows),
     )
     for name, args in (("flag", ("f=true", "ref=output=")), ("dash", ("ref=-output=",))):
         proc = run("run", "kit", name, *args[:-1], f"{args[-1]}{target}")
@@ -1284,6 +1285,11 @@ def test_a_value_never_becomes_an_option_of_git(
     proc = run("run", "kit", "name", "a=logo", "ref=64")
     assert (proc.returncode, proc.stdout) == (0, "logo-64.png\n"), proc.stderr
     refused(run("run", "kit", "name", "a=", "ref=64"), "parameter 'ref' follows only '-'")
+    # the command's own '-' after an empty value: `{{a}}--output={{ref}}` with a empty gave git
+    # `--output=FILE` (tar {{a}}-f{{x}}: -fVALUE); refused, a warning of SKL820 only
+    proc = run("run", "kit", "prefixed", "a=", f"ref={target}", process=True)
+    refused(proc, "parameter 'a' is empty", "command's '--output='", f"'--output={target}'")
+    assert not target.exists()
 
 
 OPTION_TABLE = "| Name | Type | Required | Description | Option |\n|---|---|---|---|---|\n"

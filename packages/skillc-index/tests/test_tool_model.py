@@ -283,6 +283,32 @@ def test_a_value_after_only_dashes_is_never_an_option() -> None:
     assert dashed.render({"s": "x"}) == ["head", "--", "-x"]  # after '--': an operand
 
 
+def test_an_empty_value_never_leaves_the_commands_dash_first() -> None:
+    """A word starting with values and then the command's ``-`` is an option when they are
+    empty: ``tar {{a}}-f{{x}}`` with ``a`` empty gave tar ``-fVALUE``, an option the command
+    did not give (``{{a}}-{{n}}``: ``-5``). E100, unless one of them may take options or the
+    word is an operand after ``--``; given a value the word runs (``{{name}}-{{size}}.png``)."""
+    glued, _, _ = parse_command("tar {{a}}-f{{x}} {{a}}{{b}}-u {{a}}{{f:--all}} x{{a}}-v", 1)
+    message = r"parameter 'a' is empty, so the argument starts with the command's '-f'.*'-fV'"
+    with pytest.raises(OptionLikeValue, match=message):
+        glued.render({"a": "", "x": "V"})
+    with pytest.raises(OptionLikeValue, match=r"parameters 'a', 'b' are empty.*'-u'"):
+        glued.render({"a": "", "b": []})  # an empty list: nothing too
+    with pytest.raises(OptionLikeValue, match=r"the command's '--all'"):
+        glued.render({"a": "", "f": True})
+    assert glued.render({"a": "z", "b": "", "x": "V", "f": True}) == [
+        "tar", "z-fV", "z-u", "z--all", "xz-v",
+    ]  # fmt: skip
+    assert glued.render({"a": "", "x": "V"}, options=["a"])[1] == "-fV"  # a may be options
+    numbered, _, _ = parse_command("git log {{a}}-{{n}} -- {{a}}-f", 1)
+    with pytest.raises(OptionLikeValue, match="'-5'"):
+        numbered.render({"a": "", "n": 5})
+    assert numbered.render({"a": "x", "n": 5}) == ["git", "log", "x-5", "--", "x-f"]
+    assert numbered.render({"a": ""}) == ["git", "log", "--", "-f"]  # after '--': an operand
+    assert numbered.option_starts() == [(("a",), "-")]
+    assert glued.option_starts(["b"]) == [(("a",), "-f"), (("a",), "--all")]
+
+
 def test_url_values_are_percent_encoded() -> None:
     template, _, _ = parse_command('curl "https://api.com/search?q={{query}}&n={{limit}}"', 1)
     assert template.render({"query": "rust lang", "limit": 5})[1] == (

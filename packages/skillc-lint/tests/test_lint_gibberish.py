@@ -419,13 +419,40 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "make watch FILE={{value}}",
         "grep -r ssh host {{value}}",
         "git log {{value}}..{{value}} x{{n}}-{{value}} -{{n}}",  # text first; digits
-        # a value first starts the word (empty, it is E100 at run): names, dates
-        "docker run --name {{value}}-{{value}} img",
-        "printf %s {{value}}-{{n}}.png",
+        "git log -- {{value}}-f",  # after '--': an operand, whatever it starts with
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:
     assert messages(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820") == []
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        ("tar {{value}}-f{{value}} x", "-f"),  # `tar -fVALUE`: an option the command did not give
+        ("tar {{value}}{{n}}-f", "-f"),
+        ("git log {{value}}{{loud:--all}}", "--all"),
+        # a value first starts the word: names, dates; empty, the run refuses them (E100)
+        ("docker run --name {{value}}-{{value}} img", "-"),
+        ("printf %s {{value}}-{{n}}.png", "-"),
+    ],
+)
+def test_skl820_warns_of_a_word_an_empty_value_leaves_an_option(
+    skill: Writer, command: str, text: str
+) -> None:
+    """A word that starts with values and then the command's ``-`` is an option when they are
+    empty (``tar {{a}}-f{{x}}``, ``a`` empty: ``tar -fVALUE``), which ``skc run`` refuses: a
+    warning (given a value, ``{{name}}-{{size}}.png`` runs), none when the parameter's Option
+    column says yes."""
+    [d] = found(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820")
+    assert d.severity == "warning", d.message
+    assert d.message.startswith("'{{value}}'"), d.message
+    assert f"before the command's '{text}': empty, the word starts with '{text}'" in d.message
+    option = CODE_ROWS.replace("| x |", "| x | yes |").replace("| y |", "| y | |")
+    option = option.replace("| z |", "| z | |")
+    table = TABLE.replace("|\n|", "| Option |\n|", 1).replace("---|\n", "---|---|\n", 1)
+    section = tool_md(rows=option, command=command).replace(TABLE, table)
+    assert messages(gibberish(skill, section, name="opted"), "SKL820") == []
 
 
 def test_skl820_a_name_the_skill_holds_after_an_unknown_option_is_its_script(

@@ -22,7 +22,7 @@ runs, which that reads, is :mod:`skillc_index.tools.code_values`'.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.diagnostics import InvalidOption
@@ -96,7 +96,12 @@ class CommandTemplate(NamedTuple):
         program (``nice -- git log {{x}}``: that ``--`` is nice's) and with only words holding
         a placeholder between them: a literal word after a ``--`` may be the program that a
         program skc does not know runs (``uv run -- git log {{x}}``, ``npx --``), so
-        that ``--`` is not the value's program's. A value holding a NUL is E100 too. After
+        that ``--`` is not the value's program's. Nor does an empty value: an argument that
+        starts with values and then the template's ``-`` (its text or a flag's) is E100 when
+        those values are all empty (``tar {{a}}-f{{x}}`` with ``a`` empty would be ``tar
+        -fVALUE``, ``{{a}}-{{count}}`` ``-5``: :meth:`option_starts`, which the linter warns
+        of), unless one of their parameters is one of ``options`` or the argument follows such
+        a ``--``. A value holding a NUL is E100 too. After
         ``scheme://`` in the same word a value is percent-encoded (§3.4).
 
         An argument holding a value that perl reads as a file name with its two-argument
@@ -106,18 +111,11 @@ class CommandTemplate(NamedTuple):
         program's ``#!`` line when it is a script (``/usr/bin/perl -n``), run as the kernel
         runs it: ``/usr/bin/perl -n PROGRAM ARGS``.
         """
-        from skillc_index.tools.code_values import _literal, _perl_operands, _programs
+        from skillc_index.tools.code_values import _perl_operands
 
         argv: list[str] = []
-        operands = False  # after a literal "--": the program's options have ended
-        programs = _programs(self.words).programs
         opened = _perl_operands(self.words, shebang)
-        program = self.program
-        for index, word in enumerate(self.words):
-            if index in programs:  # a wrapper's program: its own options start here
-                operands, program = False, _literal(word) or program
-            elif operands and _literal(word) is not None:
-                operands, program = False, ""  # maybe a program run by the --'s program
+        for index, word, operands, program in self._positions():
             parts: list[str] = []
             literal = ""  # the word's own text so far
             name = ""  # the last parameter whose value is in the word
@@ -137,11 +135,43 @@ class CommandTemplate(NamedTuple):
                 parts.append(text)
             else:
                 argument = "".join(parts)
+                start = _empty_start(word)
+                if start is not None and not operands and argument.startswith("-"):
+                    _template_option(start, parts, options, program)
                 if name and opened is not None and index >= opened:
                     _perl_file_name(name, argument)
                 argv.append(argument)
-                operands = operands or word == (Text("--"),)
         return argv
+
+    def _positions(self) -> Iterator[tuple[int, tuple[Fragment, ...], bool, str]]:
+        """Each word with whether a literal ``--`` ended its program's options before it
+        (see :meth:`render`) and that program as written (``""``: not known)."""
+        from skillc_index.tools.code_values import _literal, _programs
+
+        operands = False  # after a literal "--": the program's options have ended
+        programs = _programs(self.words).programs
+        program = self.program
+        for index, word in enumerate(self.words):
+            if index in programs:  # a wrapper's program: its own options start here
+                operands, program = False, _literal(word) or program
+            elif operands and _literal(word) is not None:
+                operands, program = False, ""  # maybe a program run by the --'s program
+            yield index, word, operands, program
+            operands = operands or word == (Text("--"),)
+
+    def option_starts(self, options: Collection[str] = ()) -> list[tuple[tuple[str, ...], str]]:
+        """The words that start with values followed by the template's ``-`` (``{{a}}-u{{x}}``,
+        ``{{name}}-{{size}}.png``): empty, those values leave the word an option, which
+        :meth:`render` refuses (E100). Each as (the values' names, the template's text after
+        them); not after a ``--`` of the program's, nor when one of them is in ``options``."""
+        found: list[tuple[tuple[str, ...], str]] = []
+        for _index, word, operands, _program in self._positions():
+            start = _empty_start(word)
+            if start is not None and not operands and not set(start[0]) & set(options):
+                fragment = word[start[1]]
+                text = fragment.text if isinstance(fragment, Text) else fragment.modifier or ""
+                found.append((start[0], text))
+        return found
 
     def code_values(self, holds: Holds | None = None) -> list[CodeValue]:
         """The placeholders whose value would be code, not data: in an interpreter's inline
@@ -179,6 +209,43 @@ class CommandTemplate(NamedTuple):
         at = [item for _name, values in _interpreted(self.words) for item in values[4].items()]
         words = [(i, prefix, _literal(self.words[i])) for i, prefix in at]
         return {i: (prefix, text[len(prefix) :]) for i, prefix, text in words if text is not None}
+
+
+def _empty_start(word: tuple[Fragment, ...]) -> tuple[tuple[str, ...], int] | None:
+    """When ``word`` starts with values and the template's text right after them (its own or
+    a flag's) starts with ``-`` (``{{a}}-u{{x}}``, ``{{a}}-{{b}}``): those values' names and
+    the index of that text in the word; else None."""
+    names: list[str] = []
+    for index, fragment in enumerate(word):
+        if isinstance(fragment, Placeholder) and fragment.modifier is None:
+            names.append(fragment.name)
+            continue
+        text = fragment.text if isinstance(fragment, Text) else fragment.modifier or ""
+        return (tuple(names), index) if names and text.startswith("-") else None
+    return None
+
+
+def _template_option(
+    start: tuple[tuple[str, ...], int], parts: list[str], options: Collection[str], program: str
+) -> None:
+    """E100 (:class:`OptionLikeValue`) when the values a word starts with (``start``, of
+    :func:`_empty_start`) are all empty, so that the word's rendered ``parts`` start with the
+    template's ``-`` after them: an option the template did not give (``tar {{a}}-f{{x}}``
+    with ``a`` empty is ``tar -fVALUE``), unless one of those values' parameters is one of
+    ``options``."""
+    names, at = start
+    if "".join(parts[:at]) or set(names) & set(options):
+        return
+    shown = program.rsplit("/", 1)[-1] or "the program"
+    quoted = ", ".join(f"'{name}'" for name in names)
+    which = f"parameter {quoted} is" if len(names) == 1 else f"parameters {quoted} are"
+    why = f"the value of {which} empty, so the argument starts with the command's '{parts[at]}'"
+    raise OptionLikeValue(
+        f"{why} and {shown} would read it as an option: '{''.join(parts)}' (a parameter may "
+        "take options when its Option column says yes, or when the command puts '--' right "
+        "before it)",
+        logged=f"{why} and {shown} would read it as an option",
+    )
 
 
 def _checked(name: str, text: str, literal: str) -> str:

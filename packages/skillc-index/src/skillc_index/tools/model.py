@@ -419,6 +419,15 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None
                 "sys.argv[1])"
             )
         issues.append(ToolIssue("command-code", message, tool.command.line, tool.name))
+    options = [p.name for p in tool.parameters if p.option]
+    for names, text in tool.command.option_starts(options):
+        shown = ", ".join(f"'{{{{{name}}}}}'" for name in names)
+        message = (  # `{{a}}-u{{x}}`, `{{name}}-{{size}}.png`: E100 at run when they are empty
+            f"{shown} starts a word before the command's '{text}': empty, the word starts "
+            f"with '{text}', an option, and skc run refuses it (put text before the value, or "
+            "give the option a word of its own)"
+        )
+        issues.append(ToolIssue("command-code", message, tool.command.line, tool.name, "warning"))
 
 
 def parse_tools(
