@@ -561,6 +561,18 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("pwsh \u2013File {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -wo /srv -inp text -fil {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -v 2 -c {{v}}", [("v", "inline", "pwsh -c")]),  # powershell 5.1's -Version 2
+        # 5.1's -PSConsoleFile and pwsh's -ConfigurationFile take the next word: the one
+        # after runs (it was read as the script and the value as its argument, no SKL820)
+        ("powershell -PSConsoleFile c.psc1 {{v}}", [("v", "code", "powershell")]),
+        ("powershell /psconsolefile c.psc1 {{v}}", [("v", "code", "powershell")]),
+        ("pwsh -ConfigurationFile c.pssc {{v}}", [("v", "code", "pwsh")]),
+        ("pwsh -NoProfileLoadTime -nop {{v}}", [("v", "code", "pwsh")]),
+        ("pwsh -PSConsoleFile {{v}} -File x.ps1", []),  # a file it reads, not the script
+        # `/` starts a parameter too: a value after it is read as the script (pwsh's; 5.1's
+        # command), never as a parameter's name that takes the next word
+        ("pwsh /{{v}} x.ps1", [("v", "code", "pwsh")]),
+        ("powershell -NoProfile /{{v}} -c x", [("v", "code", "powershell")]),
+        ("pwsh /nop{{v}} x.ps1", [("v", "code", "pwsh")]),
         # -Command's code is every word after it, joined
         ("pwsh -Command Write-Output {{v}}", [("v", "inline", "pwsh -Command")]),
         ("pwsh -cwa 'Write-Output $args' {{v}}", []),  # -CommandWithArgs': its $args
@@ -657,6 +669,8 @@ def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
         ("pwsh -NoProfile -File scripts/x.ps1 -Name v", {3: "scripts/x.ps1"}),
         ("pwsh -wd /srv -f x.ps1", {4: "x.ps1"}),
         ("pwsh -workingdir /srv -nop -fil x.ps1", {5: "x.ps1"}),
+        ("powershell -PSConsoleFile c.psc1 -File x.ps1", {4: "x.ps1"}),
+        ("pwsh -ConfigurationFile c.pssc x.ps1", {3: "x.ps1"}),
         # an option the tables do not know: node's next word is the script, julia's a
         # word naming no file may be its argument
         ("node --some-mode strict scripts/x.js", {2: "strict"}),

@@ -92,21 +92,26 @@ _AWK = _Interpreter(("-e", "--source", "-f", "--file"), ("-F", "-v", "--assign")
 _SED = _Interpreter(("-e", "--expression", "-f", "--file"), ("-l",))
 
 
-#: pwsh's parameters (about_Pwsh; CommandLineParameterParser.ParseHelper's order): -File's
-#: argument is the script it runs; -Version takes one in Windows PowerShell 5.1 (pwsh 7 prints
-#: its version and stops there, whatever follows)
+#: pwsh's parameters (about_Pwsh; CommandLineParameterParser.ParseHelper's order) and Windows
+#: PowerShell 5.1's (about_PowerShell_exe): -File's argument is the script it runs; -Version
+#: takes one in 5.1 (pwsh 7 prints its version and stops there, whatever follows), as does
+#: 5.1's -PSConsoleFile (a console file; its launcher's, no prefix of it known: only the
+#: whole name) and pwsh's -ConfigurationFile (a session configuration, whole name only)
 _PWSH = _Interpreter(
     ("-command", "-commandwithargs", "-encodedcommand"),
     (
-        "-version", "-configurationname", "-custompipename", "-windowstyle", "-outputformat",
-        "-inputformat", "-executionpolicy", "-encodedarguments", "-settingsfile",
-        "-workingdirectory",
+        "-version", "-psconsolefile", "-configurationfile", "-configurationname",
+        "-custompipename", "-windowstyle", "-outputformat", "-inputformat", "-executionpolicy",
+        "-encodedarguments", "-settingsfile", "-workingdirectory",
     ),
     parameters=(
+        ("psconsolefile", "psconsolefile"),
         ("version", "v"), ("help", "h"), ("?", "?"), ("login", "l"), ("noexit", "noe"),
         ("noprofile", "nop"), ("nologo", "nol"), ("noninteractive", "noni"),
         ("socketservermode", "so"), ("servermode", "s"), ("namedpipeservermode", "nam"),
-        ("sshservermode", "sshs"), ("interactive", "i"), ("configurationname", "config"),
+        ("sshservermode", "sshs"), ("noprofileloadtime", "noprofileloadtime"),
+        ("interactive", "i"), ("configurationfile", "configurationfile"),
+        ("configurationname", "config"),
         ("custompipename", "cus"), ("command", "c"), ("commandwithargs", "commandwithargs"),
         ("commandwithargs", "cwa", "cwa"), ("windowstyle", "w"), ("file", "f"),
         ("outputformat", "o"), ("outputformat", "o", "of"), ("inputformat", "inp"),
@@ -115,6 +120,7 @@ _PWSH = _Interpreter(
         ("encodedarguments", "encodeda"), ("encodedarguments", "ea", "ea"),
         ("settingsfile", "settings"), ("sta", "sta"), ("mta", "mta"),
         ("workingdirectory", "wo"), ("workingdirectory", "wd", "wd"),
+        ("removeworkingdirectorytrailingcharacter", "removeworkingdirectorytrailingcharacter"),
     ),
     script_option=("-file",),
     joined=("-command",),
