@@ -584,10 +584,18 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("bun --some-mode {{w}} {{v}}", [("w", "code", "bun")]),  # bun skips it alone
         ("ruby --enable jit {{v}}", [("v", "code", "ruby")]),  # ruby's --enable takes one
         ("ruby --disable-gems tool {{v}}", []),
-        # julia's getopt_long takes a prefix (`--thr 4`: --threads): a next word naming no
-        # file may be its argument, so the word after is the script too (the safe reading)
+        # julia's getopt_long takes a prefix of one of its options, every one known (`--thr
+        # 4` is --threads 4, `--ev` --eval); one it does not know, or a prefix of several, is
+        # an error (nothing runs): the next word is read as the script
         ("julia --thr 4 {{v}}", [("v", "code", "julia")]),
-        ("julia --some-mode {{w}} {{v}}", [("w", "code", "julia"), ("v", "code", "julia")]),
+        ("julia --ev {{v}}", [("v", "inline", "julia --eval")]),
+        ("julia --pri={{v}}", [("v", "inline", "julia --print")]),
+        ("julia --mod {{v}} x", [("v", "inline", "julia --module")]),
+        ("julia --compile min {{v}}", [("v", "code", "julia")]),  # whole: no --compiled-modules
+        ("julia --heap 1G -O 3 -g 1 {{v}}", [("v", "code", "julia")]),
+        ("julia --proj x.jl {{v}}", []),  # --project's argument only after '='
+        ("julia --some-mode {{w}} {{v}}", [("w", "code", "julia")]),
+        ("julia --thr{{w}} x.jl", [("w", "option", "--thr")]),  # the value ends its name
         ("node --no-warnings {{v}}", [("v", "code", "node")]),
         ("node --no-warnings x.js {{v}}", []),  # a file: the script
         ("node --no-warnings ./bin/cli {{v}}", []),
@@ -671,11 +679,12 @@ def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:
         ("pwsh -workingdir /srv -nop -fil x.ps1", {5: "x.ps1"}),
         ("powershell -PSConsoleFile c.psc1 -File x.ps1", {4: "x.ps1"}),
         ("pwsh -ConfigurationFile c.pssc x.ps1", {3: "x.ps1"}),
-        # an option the tables do not know: node's next word is the script, julia's a
-        # word naming no file may be its argument
+        # an option the tables do not know: the next word is the script (julia refuses one);
+        # a prefix of one of julia's is that option
         ("node --some-mode strict scripts/x.js", {2: "strict"}),
         ("node --trace-warnings logs a.js", {2: "logs"}),
-        ("julia --some-mode strict scripts/x.jl", {3: "scripts/x.jl"}),
+        ("julia --some-mode strict scripts/x.jl", {2: "strict"}),
+        ("julia --thr 4 --startup no --lo x.jl main.jl", {7: "main.jl"}),
         ("node --no-warnings scripts/x.js data", {2: "scripts/x.js"}),
         ("node --some-mode=strict x.js", {2: "x.js"}),
     ],
@@ -686,44 +695,30 @@ def test_scripts_are_the_literal_words_an_interpreter_runs(
     assert parse_command(command, 1)[0].scripts() == scripts
 
 
-def test_a_name_the_skill_holds_after_an_unknown_option_is_the_script(tmp_path: Path) -> None:
-    """``julia --some-mode cli``: ``cli``, naming no file by its text, was read as the
-    argument of the option the tables do not know (julia's getopt_long takes a prefix of a
-    long option: ``--thr 4``); a name the skill holds is the script, a placeholder there
-    still code (either reading), any other name the option's argument. node reads no such
-    argument (V8's need ``=``): its next word is the script, held or not."""
+def test_a_prefix_of_a_julia_option_is_that_option(tmp_path: Path) -> None:
+    """julia reads its options by getopt_long, which takes a prefix of one (``--thr 4`` is
+    ``--threads 4``): every option of ``julia --help`` is listed, so a prefix is read as the
+    option, whose argument is no script, and the module a prefix of ``--load`` loads first is
+    the skill's, as written (``--lo=./init.jl``). The guess it replaces (an unknown option
+    may take the next word, unless the skill holds a file of that name) is gone: julia
+    refuses an option it does not know, nothing runs."""
     from skillc_index.tools.model import skill_holds
 
     (tmp_path / "cli").write_text("x")
     (tmp_path / "tool").mkdir()
-    holds = skill_holds(tmp_path)
+    holds = skill_holds(tmp_path)  # what a module name names (skc run's `node -r setup.js`)
     assert [holds(n) for n in ("cli", "tool", "other", "", ".", "..", "/etc", "a/b")] == [
         True, True, False, False, False, False, False, False,
     ]  # fmt: skip
-    for command, scripts, code in (
-        ("julia --some-mode cli {{name}}", {2: "cli"}, []),
-        ("julia --some-mode tool {{name}}", {2: "tool"}, []),
-        ("julia --some-mode other {{name}}", {}, ["name"]),
-        ("julia --some-mode {{name}} cli", {3: "cli"}, ["name"]),
-        ("julia --thr 4 x.jl", {3: "x.jl"}, []),
-        ("julia --some-mode .. {{name}}", {}, ["name"]),  # no name of its files
-        ("node --trace-warnings other {{name}}", {2: "other"}, []),
-        ("node --max-old-space-size 4096 x.js", {2: "4096"}, []),  # node refuses it
-    ):
-        template = parse_command(command, 1)[0]
-        assert template.scripts(holds) == scripts, command
-        assert [v.placeholder.name for v in template.code_values(holds)] == code, command
-    assert parse_command("julia --some-mode cli {{name}}", 1)[0].scripts() == {}
-    rows = (
-        "| Name | Type | Required | Description |\n|---|---|---|---|\n| name | string | yes | n |\n"
-    )
-    text = f"### t\n\n#### Parameters\n\n{rows}\n#### Command\n\n{FENCE}bash\n"
-    text += f"julia --some-mode cli {{{{name}}}}\n{FENCE}\n"
-    assert parse_tool_skill(text, "kit", holds).problems("t") == []
-    [issue] = parse_tool_skill(text, "kit").problems("t")  # holding none: the safe reading
-    assert issue.kind == "command-code"
-    (tmp_path / "SKILL.md").write_text(text)
-    assert read_tool_skill(tmp_path).problems("t") == []  # its folder's files
+    template = parse_command("julia --lo=./init.jl --thr 4 --ev=1 main.jl {{v}}", 1)[0]
+    assert template.preloads() == {1: ("--lo=", "./init.jl")}
+    assert template.scripts() == {}  # --eval's code runs, no script
+    template = parse_command("julia --lo ./init.jl --thr 4 main.jl {{v}}", 1)[0]
+    assert (template.preloads(), template.scripts()) == ({2: ("", "./init.jl")}, {5: "main.jl"})
+    assert template.code_values() == []
+    assert [
+        v.placeholder.name for v in parse_command("julia --thr 4 {{v}}", 1)[0].code_values()
+    ] == ["v"]
 
 
 @pytest.mark.parametrize(

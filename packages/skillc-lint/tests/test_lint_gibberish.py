@@ -455,25 +455,22 @@ def test_skl820_warns_of_a_word_an_empty_value_leaves_an_option(
     assert messages(gibberish(skill, section, name="opted"), "SKL820") == []
 
 
-def test_skl820_a_name_the_skill_holds_after_an_unknown_option_is_its_script(
-    skill: Writer,
-) -> None:
-    """``julia --some-mode cli {{value}}``: after an option the tables do not know (julia's
-    getopt_long takes a prefix: ``--thr 4``), ``cli`` (no extension) was read as its
-    argument and ``{{value}}`` as the script; a name the skill holds is the script, a name
-    it does not hold still the option's argument. node takes no such argument (V8's need
-    ``=``): ``node --trace-warnings build {{value}}`` runs ``build``, held or not."""
+def test_skl820_a_prefix_of_a_julia_option_is_that_option(skill: Writer) -> None:
+    """julia's getopt_long takes a prefix of an option (``--ev`` is ``--eval``): the value
+    after it is that option's code; after an option of julia's that takes an argument
+    (``--thr 4``) the next word is the script. node's V8 options need ``=``: ``node
+    --trace-warnings build {{value}}`` runs ``build``."""
     tools = (
         tool_md("a", command="node --trace-warnings build {{value}}"),
-        tool_md("b", command="julia --some-mode cli {{value}}"),
-        tool_md("c", command="julia --some-mode other {{value}}"),
+        tool_md("b", command="julia --ev {{value}}"),
+        tool_md("c", command="julia --thr 4 --startup no main.jl {{value}}"),
     )
     folder = gibberish(skill, *tools)
-    for rel in ("cli", "build"):
+    for rel in ("build", "main.jl"):
         (folder / rel).write_text("x\n", encoding="utf-8")
     [d] = found(folder, "SKL820")
-    assert d.message.startswith("'{{value}}' is the code 'julia' runs"), d.message
-    assert (folder / "SKILL.md").read_text().splitlines()[d.line - 1].endswith("other {{value}}")
+    assert d.message.startswith("'{{value}}' is in the inline code of 'julia --eval'"), d.message
+    assert (folder / "SKILL.md").read_text().splitlines()[d.line - 1].endswith("--ev {{value}}")
 
 
 def test_skl817_a_script_the_skill_does_not_hold(skill: Writer) -> None:

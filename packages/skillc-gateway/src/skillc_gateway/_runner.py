@@ -317,7 +317,7 @@ def plan_run(
     env = tool_environment(environ, tool_skill.name, skill.source, chosen)
     words = list(command.words)
     missing = None
-    for index, script in command.scripts(skill_holds(skill.source)).items():
+    for index, script in command.scripts().items():
         if script_file(script) is None:  # an absolute path, `-`, `npm:x`
             continue
         path = safe_join(skill.source, script)

@@ -332,7 +332,7 @@ class Skill:
         """SKILL.md read as a gibb.eri.sh tool-defining skill (spec/003), on first use."""
         from skillc_index import parse_tool_skill
 
-        return parse_tool_skill(self.skill_md_text, self.name, self.exists)  # why: see skill_holds
+        return parse_tool_skill(self.skill_md_text, self.name)
 
     @cached_property
     def folders(self) -> frozenset[str]:

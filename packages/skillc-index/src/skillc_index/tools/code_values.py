@@ -12,10 +12,10 @@ own options start again.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from skillc_index.tools.command import Placeholder, parse_command
+from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
     _CLEARS,
     _INTERPRETERS,
@@ -28,15 +28,6 @@ from skillc_index.tools.interpreters import (
 
 if TYPE_CHECKING:
     from skillc_index.tools.command import Fragment
-
-#: Whether the skill holds a file or folder of a name, its folder's (``cli``; words naming one
-#: are its scripts): :func:`skillc_index.tools.model.skill_holds`.
-Holds = Callable[[str], bool]
-
-
-def _nothing(_name: str) -> bool:
-    return False
-
 
 __all__ = ["CodeValue"]
 
@@ -220,30 +211,30 @@ def _shell_option(spec: _Interpreter, head: str, literal: str | None) -> int | N
     return None
 
 
-#: A word naming a file: a folder in it, or a name with an extension (``x.js``, not ``4.5``).
-_FILE_NAME = re.compile(r"/|\.[A-Za-z][A-Za-z0-9]*\Z")
-
-
-def _unknown_argument(
-    spec: _Interpreter,
-    literal: str | None,
-    words: tuple[tuple[Fragment, ...], ...],
-    at: int,
-    holds: Holds,
-) -> bool:
-    """Whether the word after ``literal`` at ``words[at]``, a ``--name`` option ``spec``'s
-    tables do not know, may be its argument (:attr:`_Interpreter.long_arguments`): a
-    placeholder's word, or one naming no file (``4096``, ``strict``), not an option: a word
-    the skill ``holds`` (``node --trace-warnings cli``: its file ``cli``) is the script."""
-    if not spec.long_arguments or literal is None or not literal.startswith("--"):
-        return False
-    if "=" in literal or len(literal) < 3 or at + 1 >= len(words):
-        return False
-    following = words[at + 1]
-    head, text = _head(following), _literal(following)
-    if head.startswith("-"):
-        return False
-    return text is None or not (_FILE_NAME.search(text) or (text.strip(".") and holds(text)))
+def _long_options(
+    words: tuple[tuple[Fragment, ...], ...], index: int, names: tuple[str, ...]
+) -> tuple[tuple[Fragment, ...], ...]:
+    """``words`` with each option after ``words[index]`` (up to a ``--``) written as a prefix
+    of one of ``names``, the long options of a program reading them by getopt_long, written
+    out whole (``--thr 4`` is ``--threads 4``, ``--ev={{x}}`` ``--eval={{x}}``): its whole
+    name, else the one name it begins (none or several: an error, the word is left)."""
+    found = list(words)
+    for position in range(index + 1, len(words)):
+        word = words[position]
+        if _literal(word) == "--":
+            break
+        first = word[0] if word else None
+        if not isinstance(first, Text) or not first.text.startswith("--"):
+            continue
+        name, equals, rest = first.text[2:].partition("=")
+        if not name or not (equals or len(word) == 1):  # `--thr{{x}}`: the value ends it
+            continue
+        written = [n for n in names if n == f"--{name}"] or [
+            n for n in names if n.startswith(f"--{name}")
+        ]
+        if len(written) == 1:
+            found[position] = (Text(f"{written[0]}{equals}{rest}"), *word[1:])
+    return tuple(found)
 
 
 _Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
@@ -255,7 +246,6 @@ def _interpreter_values(
     shown: str,
     at_program: bool,
     spec: _Interpreter | None = None,
-    holds: Holds = _nothing,
 ) -> _Interpreted:
     """The code values of the interpreter at ``words[index]``: after a code option, in a
     shell's first operand after ``-c``, and (when it is the program) in its first operand;
@@ -265,9 +255,10 @@ def _interpreter_values(
     its two-argument ``open`` and what does (``perl -ne``; ``""`` when nothing seen does, as
     ``readline`` in a script may), else None; the words holding a preload option's module,
     each with the option's text before it there (``--require=``; ``""``: a word of its own).
-    ``spec``: read it as that interpreter (su's shell), not as the one ``shown`` names;
-    ``holds``: the names of the skill's files (:func:`_unknown_argument`)."""
+    ``spec``: read it as that interpreter (su's shell), not as the one ``shown`` names."""
     spec = spec or _INTERPRETERS[_program_name(shown)]
+    if spec.long_options:  # julia's `--thr 4`: `--threads 4`
+        words = _long_options(words, index, spec.long_options)
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
@@ -347,17 +338,13 @@ def _interpreter_values(
             not spec.parameters and _argument_next(literal, spec.takes_argument)
         ):
             position += 1
-        elif _unknown_argument(spec, literal, words, position, holds):
-            position += 1  # `node --max-old-space-size 4096 x.js`; a value there: the script?
-            if at_program and not code_seen and spec.script_operand:
-                found += _values(words[position], "code", shown)
         position += 1
     if at_program and spec.shell_arguments and not direct and not code_seen and shell_words:
         # `su bob FILE`, `su bob -- -c CMD`: the operands after the user (su's options
         # taken out, as getopt does) are its shell's arguments: a script, or -c's code
         after = shell_words[1:]
         arguments = (words[shell_words[0]], *(words[operand] for operand in after))
-        shells = _interpreter_values(arguments, 0, shown, True, _SHELL, holds)
+        shells = _interpreter_values(arguments, 0, shown, True, _SHELL)
         end = after[shells[1] - 1] if 0 < shells[1] <= len(after) else len(words)
         return found + shells[0], end, None, None, preloads
     script = None
@@ -389,9 +376,7 @@ def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int
     return None
 
 
-def _interpreted(
-    words: tuple[tuple[Fragment, ...], ...], holds: Holds = _nothing
-) -> Iterator[tuple[str, _Interpreted]]:
+def _interpreted(words: tuple[tuple[Fragment, ...], ...]) -> Iterator[tuple[str, _Interpreted]]:
     """Each program of ``words`` that is a known interpreter, run as the program: its name
     and what :func:`_interpreter_values` reads of it (the one walk
     :meth:`~skillc_index.tools.command.CommandTemplate.scripts`,
@@ -400,10 +385,7 @@ def _interpreted(
         literal = _literal(words[index]) if index < len(words) else None
         if literal is not None and _program_name(literal) in _INTERPRETERS:
             shown = literal.rsplit("/", 1)[-1]
-            yield (
-                _program_name(literal),
-                _interpreter_values(words, index, shown, True, None, holds),
-            )
+            yield _program_name(literal), _interpreter_values(words, index, shown, True)
 
 
 def _wrapped_program(
@@ -555,9 +537,7 @@ def _before_equals(word: tuple[Fragment, ...]) -> tuple[Fragment, ...]:
     return word
 
 
-def _code_values(
-    words: tuple[tuple[Fragment, ...], ...], holds: Holds = _nothing
-) -> list[CodeValue]:
+def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
     programs, environment, cleared = _programs(words)
     options_end = 0  # the words up to here are an interpreter's options, read already
@@ -585,9 +565,7 @@ def _code_values(
                 continue
             shown = literal.rsplit("/", 1)[-1]
             at_program = index in programs
-            values, end, _, opens, _ = _interpreter_values(
-                words, index, shown, at_program, None, holds
-            )
+            values, end, _, opens, _ = _interpreter_values(words, index, shown, at_program)
             if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
                 values = [v._replace(data="argument") if v.data == "either" else v for v in values]
             found += values

@@ -29,7 +29,7 @@ from skillc_index.diagnostics import InvalidOption
 from skillc_index.tools.errors import ToolArgumentError
 
 if TYPE_CHECKING:
-    from skillc_index.tools.code_values import CodeValue, Holds
+    from skillc_index.tools.code_values import CodeValue
 
 __all__ = ["CommandTemplate", "Fragment", "OptionLikeValue", "Placeholder", "Text", "parse_command"]
 
@@ -173,7 +173,7 @@ class CommandTemplate(NamedTuple):
                 found.append((start[0], text))
         return found
 
-    def code_values(self, holds: Holds | None = None) -> list[CodeValue]:
+    def code_values(self) -> list[CodeValue]:
         """The placeholders whose value would be code, not data: in an interpreter's inline
         script (``sh -c '...'``, ``python -c``, ``node -e``...), the script or code an
         interpreter runs (``bash {{x}}``, ``awk '{{x}}'``; after a program skc does not know,
@@ -181,22 +181,20 @@ class CommandTemplate(NamedTuple):
         wrapper sets (``env PATH={{x}}``), the rest of an option's text (``python3 -u{{x}}``,
         ``-{{x}}``, ``--{{x}}``; after an ``=`` it is the option's argument), or a file name
         perl opens with its two-argument ``open`` (``perl -ne print {{x}}``: ``cmd|`` runs). A
-        ``{{flag:--x}}`` is the template's own text, never reported. ``holds``: whether the
-        skill holds a file of a name (:func:`~skillc_index.tools.model.skill_holds`): after an
-        option of node's, ruby's... the tables do not know, a word naming one is the script
-        (``node --trace-warnings cli``), any other word naming no file the option's argument
-        (``--max-old-space-size 4096``), a placeholder both."""
-        from skillc_index.tools.code_values import _code_values, _nothing
+        ``{{flag:--x}}`` is the template's own text, never reported. After an option the
+        tables do not know, the next word is the script (node's V8 options need ``=``;
+        julia's options are all known, a prefix of one is it: ``--thr 4``)."""
+        from skillc_index.tools.code_values import _code_values
 
-        return _code_values(self.words, holds or _nothing)
+        return _code_values(self.words)
 
-    def scripts(self, holds: Holds | None = None) -> dict[int, str]:
+    def scripts(self) -> dict[int, str]:
         """The literal words an interpreter runs as its script (``python3 scripts/x.py``,
         ``bash ./run.sh``, ``deno run main.ts``), by index: the word :meth:`code_values`
-        reports when it holds a placeholder (``holds``: as there)."""
-        from skillc_index.tools.code_values import _interpreted, _literal, _nothing
+        reports when it holds a placeholder."""
+        from skillc_index.tools.code_values import _interpreted, _literal
 
-        walk = _interpreted(self.words, holds or _nothing)
+        walk = _interpreted(self.words)
         at = [values[2] for _name, values in walk if values[2] is not None]
         return {i: text for i in at if (text := _literal(self.words[i])) is not None}
 
@@ -208,7 +206,13 @@ class CommandTemplate(NamedTuple):
 
         at = [item for _name, values in _interpreted(self.words) for item in values[4].items()]
         words = [(i, prefix, _literal(self.words[i])) for i, prefix in at]
-        return {i: (prefix, text[len(prefix) :]) for i, prefix, text in words if text is not None}
+        # a prefix of a long option as written (julia's `--lo=./x.jl`: `--load=`)
+        written = [
+            (i, text.partition("=")[0] + "=" if p.endswith("=") else p, text)
+            for i, p, text in words
+            if text is not None
+        ]
+        return {i: (prefix, text[len(prefix) :]) for i, prefix, text in written}
 
 
 def _empty_start(word: tuple[Fragment, ...]) -> tuple[tuple[str, ...], int] | None:

@@ -70,15 +70,13 @@ class _Interpreter(NamedTuple):
     script_option: tuple[str, ...] = ()
     """Options whose argument is the script it runs, the words after it the script's
     (``pwsh -File x.ps1 -Name v``)."""
-    long_arguments: bool = False
-    """An option ``--name`` its table does not know may take the next word as its argument:
-    julia's only, whose getopt_long takes any unambiguous prefix of a long option (``--thr
-    4`` is ``--threads 4``). A next word that is no file name and no name the skill holds
-    (``--thr 4``) is read as that argument, and a placeholder there as the script too. Not
-    node's (an option outside its tables is V8's, whose value needs ``=``: ``node
-    --max-old-space-size 4096 a.js`` fails, ``node --trace-warnings logs a.js`` runs
-    ``logs``), bun's (its parser skips an unknown one alone: the next word is the script),
-    ruby's, deno's (an unknown option is an error: nothing runs)."""
+    long_options: tuple[str, ...] = ()
+    """Every long option it knows, when it reads one by getopt_long (julia's): a word
+    ``--name`` that is no option's whole name but begins exactly one (``--thr 4``) is that
+    option (``--threads 4``); one that begins none or several is an error, nothing runs.
+    Not node's (an option outside its tables is V8's, whose value needs ``=``: the next word
+    is the script), bun's (it skips an unknown one alone), ruby's or deno's (an unknown
+    option is an error)."""
 
 
 _SHELL = _Interpreter(
@@ -177,16 +175,31 @@ _RUBY_ARGUMENT = (
 )  # fmt: skip
 
 
-#: julia's (``julia --help``, getopt_long's required arguments; -L loads a file first, -m
-#: runs a package's main)
+#: julia's options taking an argument (``julia --help`` and ``--help-hidden``, src/jloptions.c's
+#: shortopts and longopts of julia 1.12: getopt_long's required arguments; -e, -E, -m are code,
+#: -L loads a file first); -O and -g take the next word too when written short
 _JULIA = (
-    "-J", "--sysimage", "-H", "--home", "-t", "--threads", "-p", "--procs", "--machine-file",
-    "-C", "--cpu-target", "--banner", "--color", "--history-file", "--startup-file",
-    "--handle-signals", "--sysimage-native-code", "--compiled-modules", "--pkgimages",
-    "--depwarn", "--warn-overwrite", "--warn-scope", "--inline", "--check-bounds",
-    "--math-mode", "--compile", "--output-o", "--output-bc", "--output-unopt-bc",
-    "--output-asm", "--output-ji", "--output-incremental", "--trace-compile",
-    "--trace-dispatch", "--bug-report", "--heap-size-hint", "--gcthreads", "--bind-to",
+    "-H", "--home", "-J", "--sysimage", "-C", "--cpu-target", "-t", "--threads", "-p",
+    "--procs", "-O", "-g", "--banner", "--bug-report", "--sysimage-native-code",
+    "--compiled-modules", "--pkgimages", "--gcthreads", "--machine-file", "--color",
+    "--history-file", "--startup-file", "--compile", "--check-bounds", "--output-bc",
+    "--output-unopt-bc", "--output-o", "--output-asm", "--output-ji", "--output-incremental",
+    "--depwarn", "--warn-overwrite", "--warn-scope", "--inline", "--polly",
+    "--timeout-for-safepoint-straggler", "--trace-compile", "--trace-dispatch",
+    "--task-metrics", "--math-mode", "--handle-signals", "--bind-to", "--permalloc-pkgimg",
+    "--heap-size-hint",
+)  # fmt: skip
+
+
+#: julia's other long options: with an argument after ``=`` only (``--project[=dir]``), or
+#: none; with :data:`_JULIA`'s and its code's, every one it knows (a prefix names one)
+_JULIA_LONG = (
+    *(option for option in _JULIA if option.startswith("--")),
+    "--eval", "--print", "--module", "--load", "--project", "--code-coverage",
+    "--track-allocation", "--optimize", "--min-optlevel", "--debug-info", "--worker", "--trim",
+    "--version", "--help", "--help-hidden", "--interactive", "--quiet",
+    "--trace-compile-timing", "--experimental", "--lisp", "--image-codegen", "--rr-detach",
+    "--strip-metadata", "--strip-ir",
 )  # fmt: skip
 
 
@@ -277,7 +290,7 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         ("-e", "-E", "--eval", "--print", "-m", "--module"),
         _JULIA,
         preload=("-L", "--load"),
-        long_arguments=True,
+        long_options=_JULIA_LONG,
     ),
     "osascript": _Interpreter(("-e",), ("-l",)),
     **dict.fromkeys(("tclsh", "wish"), _Interpreter()),

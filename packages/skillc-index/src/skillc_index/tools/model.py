@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -35,7 +35,6 @@ from skillc_index.tools.command import (
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-    from skillc_index.tools.code_values import Holds
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -353,7 +352,7 @@ def _command(
     return template
 
 
-def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None) -> None:
+def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
     if tool.command is None:
         return
     parameters = {p.name: p for p in tool.parameters}
@@ -369,7 +368,7 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None
         else:
             continue
         issues.append(ToolIssue("command-variable", message, tool.command.line, tool.name))
-    for value in tool.command.code_values(holds):
+    for value in tool.command.code_values():
         parameter = parameters.get(value.placeholder.name)
         # a number may be `inf` or `nan`: glued to an option, letters are options (`-inf`)
         checked = ("integer",) if value.kind == "option" else DATA_TYPES
@@ -430,11 +429,8 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue], holds: Holds | None
         issues.append(ToolIssue("command-code", message, tool.command.line, tool.name, "warning"))
 
 
-def parse_tools(
-    body: str, offset: int = 0, holds: Holds | None = None
-) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
-    """The tools of a Markdown body whose first line is file line ``offset + 1``; ``holds``
-    whether the skill holds a file of a name (:func:`skill_holds`; a script's). Its tables
+def parse_tools(body: str, offset: int = 0) -> tuple[tuple[Tool, ...], tuple[ToolIssue, ...]]:
+    """The tools of a Markdown body whose first line is file line ``offset + 1``. Its tables
     hold at most :data:`~skillc_index.markdown.table_rule.MAX_TABLE_CELLS` cells in all, as
     the skill model reads them: tools are read from the part before the row past the bound
     (:func:`~skillc_index.markdown.document.block_tokens`; 60 wide tables took gigabytes)."""
@@ -472,7 +468,7 @@ def parse_tools(
         )
         issues.append(ToolIssue("no-tools", message, offset or 1))
     for tool in tools:
-        _check_placeholders(tool, issues, holds)
+        _check_placeholders(tool, issues)
     return tuple(tools), tuple(issues)
 
 
@@ -529,15 +525,11 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
     return data.get(key) is True
 
 
-def skill_holds(root: str | os.PathLike[str]) -> Holds:
-    """Whether the skill folder ``root`` holds a file or folder of a name (``cli``): a word an
-    interpreter may run as its script (:meth:`CommandTemplate.code_values`, after an option
-    of julia's the tables do not know), which ``skc run`` then runs from the skill, and a
-    module it loads first (``node -r setup.js``). A name with a ``/`` (or ``.``, ``..``)
-    holds none: those are read as file names whatever the skill holds. The one definition
-    of the question; the linter asks it of its own listing (``Skill.exists``, the same
-    answer for a file in the skill's scope), which also knows the files the skill's
-    ``.gitignore`` leaves out: no part of the skill a build or package carries."""
+def skill_holds(root: str | os.PathLike[str]) -> Callable[[str], bool]:
+    """Whether the skill folder ``root`` holds a file or folder of a name (``setup.js``): a
+    module an interpreter loads first (``node -r setup.js``), which ``skc run`` then loads
+    from the skill. A name with a ``/`` (or ``.``, ``..``) holds none: those are read as file
+    names whatever the skill holds."""
 
     def holds(name: str) -> bool:
         return name not in ("", ".", "..") and "/" not in name and os.path.lexists(Path(root, name))
@@ -562,10 +554,9 @@ def script_file(word: str) -> str | None:
     return os.path.normpath(word).replace(os.sep, "/")
 
 
-def parse_tool_skill(text: str, folder_name: str = "", holds: Holds | None = None) -> ToolSkill:
+def parse_tool_skill(text: str, folder_name: str = "") -> ToolSkill:
     """A SKILL.md's text as a gibb.eri.sh skill; ``folder_name`` names it when the
-    frontmatter has no ``name``; ``holds``, whether the skill holds a file of a name
-    (:func:`skill_holds`; none when not given). Tools are read from the part the skill model
+    frontmatter has no ``name``. Tools are read from the part the skill model
     parses of any Markdown file (:func:`skillc_index.markdown.document.parsed_end`: 1 MiB,
     20,000 lines)."""
     from skillc_index.markdown.document import parsed_end
@@ -575,7 +566,7 @@ def parse_tool_skill(text: str, folder_name: str = "", holds: Holds | None = Non
     data: Mapping[str, Any] = frontmatter.data or {}
     offset = frontmatter.end_line if body_offset else 0
     end = parsed_end(text)
-    tools, issues = parse_tools(text[body_offset:end] if body_offset < end else "", offset, holds)
+    tools, issues = parse_tools(text[body_offset:end] if body_offset < end else "", offset)
     name = data.get("name")
     description = data.get("description")
     version = data.get("version")
@@ -611,4 +602,4 @@ def read_tool_skill(root: str | os.PathLike[str]) -> ToolSkill:
     root = Path(root)
     with typed_os_errors(str(root), SkillDirectoryNotFound):
         data = read_in_root(root, "SKILL.md", 4 * MARKDOWN_LIMIT)  # UTF-8: 4 bytes a character
-    return parse_tool_skill(decoded(data), root.resolve().name, skill_holds(root))
+    return parse_tool_skill(decoded(data), root.resolve().name)

@@ -113,7 +113,7 @@ def command_block(skill: Skill, options: Options) -> Findings:
 
     yield from _issues("command-block")(skill, options)
     for tool in skill.tools.tools:
-        scripts = tool.command.scripts(skill.exists) if tool.command is not None else {}
+        scripts = tool.command.scripts() if tool.command is not None else {}
         for script in scripts.values():
             rel = script_file(script)
             outside = rel is None or rel == ".." or rel.startswith("../")  # run's E012
