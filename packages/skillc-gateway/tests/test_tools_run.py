@@ -1047,6 +1047,48 @@ def test_ctrl_c_right_after_the_tool_started_kills_it(
     assert tool.returncode == -signal.SIGKILL  # killed and reaped by run_in_group
 
 
+def test_ctrl_c_while_the_tool_starts_kills_it(
+    ctrl_c: None, monkeypatch: pytest.MonkeyPatch, started_tools: list[subprocess.Popen[bytes]]
+) -> None:
+    """Ctrl-C inside ``subprocess.Popen`` after the fork (while it awaits the exec) raised
+    ``KeyboardInterrupt`` out of ``Popen``: no process came back to be killed, and the tool,
+    in a session of its own (the terminal's SIGINT missed it), ran on. SIGINT is held while
+    the tool starts and raised once its group can be killed. The fork is stood in for: the
+    real one, then a SIGINT, handled there as it comes."""
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    module: Any = subprocess if hasattr(subprocess, "_fork_exec") else subprocess._posixsubprocess  # type: ignore[attr-defined]
+    name = "_fork_exec" if module is subprocess else "fork_exec"
+    real = getattr(module, name)
+    forked: list[int] = []
+
+    def fork_exec(*args: Any) -> int:
+        forked.append(real(*args))
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C right after the fork
+        return forked[-1]
+
+    monkeypatch.setattr(module, name, fork_exec)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_in_group(
+                [sys.executable, "-c", "import time; time.sleep(120)"],
+                [HeadTail()],
+                env={},
+                timeout=60,
+            )
+        [pid] = forked
+        with pytest.raises(ChildProcessError):  # killed and reaped by run_in_group
+            os.waitpid(pid, os.WNOHANG)
+        [tool] = started_tools
+        assert tool.returncode == -signal.SIGKILL
+    finally:
+        for pid in forked:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
 def test_a_second_ctrl_c_waits_for_the_cleanup(
     tmp_path: Path,
     ctrl_c: None,
@@ -1153,9 +1195,15 @@ def test_a_ctrl_c_before_the_signals_are_held_still_kills_the_group(
     from skillc_gateway._runner import HeadTail, run_in_group
 
     pidfile = tmp_path / "child.pid"
+    real = _process.signals_held
+    holds = itertools.count()
 
     @contextlib.contextmanager
     def too_late() -> Iterator[list[int]]:
+        if next(holds) == 0:  # the tool's start (Forwarding.starting): held as ever
+            with real() as came:
+                yield came
+            return
         raise KeyboardInterrupt  # the Ctrl-C came before the swap
         yield []  # pragma: no cover
 

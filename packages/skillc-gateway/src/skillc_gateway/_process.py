@@ -4,7 +4,7 @@
 
 :func:`forwarded_signals` passes SIGTERM, SIGHUP and SIGQUIT sent to this process on to the
 program while it runs; :func:`signals_held` holds them and SIGINT back while a program's end
-is cleaned up.
+is cleaned up, and :meth:`Forwarding.starting` while it starts.
 """
 
 from __future__ import annotations
@@ -65,6 +65,24 @@ class Forwarding:
             self.stop = False
             raise Stopped(self.missed[0])
         return self.missed[0]
+
+    @contextlib.contextmanager
+    def starting(self) -> Iterator[None]:
+        """While the block starts the program (``subprocess.Popen``: the fork, then the
+        exec awaited), SIGINT and the forwarded signals are held (:func:`signals_held`): a
+        Ctrl-C there raised ``KeyboardInterrupt`` out of ``Popen`` after the fork, and the
+        program, started but never handed back, ran on (``run``'s, in a session of its own,
+        misses the terminal's SIGINT). Once the block is done the forwarded ones are the
+        program's (sent on by :meth:`start`; :meth:`before_start` when it did not start) and
+        a SIGINT is raised (``KeyboardInterrupt``), where the caller's cleanup, which covers
+        the block, kills the program. A third signal lets go at once, as there."""
+        with signals_held() as came:
+            try:
+                yield
+            finally:
+                self.missed += [number for number in came if number != signal.SIGINT]
+                if signal.SIGINT in came:
+                    raise KeyboardInterrupt
 
     def start(self, sender: Sender) -> None:
         """Send the program's signals to ``sender``, first those that came before it started

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
 
 from skillc_index import (
     BrokenTool,
@@ -548,25 +548,28 @@ def run_in_group(
     deadline = started + timeout
     timed_out = False
     readers: list[threading.Thread] = []
+    process: subprocess.Popen[bytes] | None = None
+    pipes: list[IO[bytes] | None] = []
     with forwarded_signals(stop=True) as forwarding:
         forwarding.before_start()  # SIGTERM already: Stopped, no tool started to be killed
-        try:
-            process = subprocess.Popen(
-                list(argv),
-                shell=False,
-                cwd=cwd,
-                env={**env, RUN_MARKER: run_id},
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
-                start_new_session=True,
-                close_fds=True,
-            )
-        except BaseException:
-            forwarding.before_start()  # a signal while it started: 128+N, not 127
-            raise
-        pipes = [process.stdout, process.stderr][: len(streams)]
-        try:  # from here on the tool is killed however this ends (Ctrl-C included)
+        try:  # from the fork on the tool is killed however this ends (Ctrl-C included)
+            try:
+                with forwarding.starting():  # Ctrl-C there: raised once it can be killed
+                    process = subprocess.Popen(
+                        list(argv),
+                        shell=False,
+                        cwd=cwd,
+                        env={**env, RUN_MARKER: run_id},
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT if len(streams) == 1 else subprocess.PIPE,
+                        start_new_session=True,
+                        close_fds=True,
+                    )
+            except (OSError, ValueError):
+                forwarding.before_start()  # a signal while it started: 128+N, not 127
+                raise
+            pipes += [process.stdout, process.stderr][: len(streams)]
             readers += [
                 threading.Thread(target=stream.read_from, args=(pipe,), daemon=True)
                 for stream, pipe in zip(streams, pipes, strict=True)
@@ -589,12 +592,13 @@ def run_in_group(
                 reader.join(max(deadline - time.monotonic(), 0))
         except BaseException as stopped:  # Ctrl-C (its own session: missed), SIGTERM...
             forwarding.settle()
-            if isinstance(stopped, Stopped):  # passed on: the tool's grace, as at a timeout
-                with contextlib.suppress(subprocess.TimeoutExpired):
+            if process is not None and isinstance(stopped, Stopped):  # the tool's grace, as
+                with contextlib.suppress(subprocess.TimeoutExpired):  # at a timeout
                     process.wait(timeout=KILL_GRACE)
             raise
         finally:
-            _end_run(process, marker, forwarding)
+            if process is not None:
+                _end_run(process, marker, forwarding)
     for reader, pipe in zip(readers, pipes, strict=True):
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():
