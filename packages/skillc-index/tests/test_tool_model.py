@@ -568,6 +568,13 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("pwsh -ConfigurationFile c.pssc {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -NoProfileLoadTime -nop {{v}}", [("v", "code", "pwsh")]),
         ("pwsh -PSConsoleFile {{v}} -File x.ps1", []),  # a file it reads, not the script
+        # Windows PowerShell 5.1's default parameter is -Command (pwsh's -File): its operands
+        # are one command line, a value after the first is code (`; cmd` runs)
+        ("powershell scripts/x.ps1 {{v}}", [("v", "code", "powershell")]),
+        ("powershell.exe -NoProfile x.ps1 -Name {{v}}", [("v", "code", "powershell.exe")]),
+        ("powershell -PSConsoleFile c.psc1 x.ps1 {{v}}", [("v", "code", "powershell")]),
+        ("powershell -ExecutionPolicy Bypass -f x.ps1 {{v}}", []),  # -File: its arguments
+        ("pwsh x.ps1 {{v}}", []),  # pwsh's default is -File
         # `/` starts a parameter too: a value after it is read as the script (pwsh's; 5.1's
         # command), never as a parameter's name that takes the next word
         ("pwsh /{{v}} x.ps1", [("v", "code", "pwsh")]),

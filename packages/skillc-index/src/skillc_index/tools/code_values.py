@@ -269,6 +269,7 @@ def _interpreter_values(
     operands = 0  # su's: the first is the user
     shell_words: list[int] = []  # su's operands: the user, then its shell's arguments
     direct = False  # `runuser -u bob`: it runs its command itself, no shell
+    by_file = False  # `pwsh -File x.ps1`: its script named by -File
     position = index + 1
     if position < len(words) and _literal(words[position]) in spec.subcommands:
         position += 1  # `deno run`: the script is the first operand after its options
@@ -300,6 +301,7 @@ def _interpreter_values(
             continue
         if literal is not None and fold in spec.script_option:
             position += 1  # `pwsh -File x.ps1`: the script, then its arguments
+            by_file = True
             break
         if _given(spec.no_shell, spec, literal):
             shell = False
@@ -359,6 +361,9 @@ def _interpreter_values(
         elif at_program and not code_seen and spec.script_operand:
             found += _values(operand, "code", shown)
             script = position
+            if spec.operand_command and not by_file:  # `powershell x.ps1 {{x}}`: one line
+                for word in words[position + 1 :]:
+                    found += _values(word, "code", shown)
     if at_program and spec.magic_open and not in_place:
         opened = (position if code_seen else position + 1, opens or "")
         return found, position, script, opened, preloads

@@ -70,6 +70,10 @@ class _Interpreter(NamedTuple):
     script_option: tuple[str, ...] = ()
     """Options whose argument is the script it runs, the words after it the script's
     (``pwsh -File x.ps1 -Name v``)."""
+    operand_command: bool = False
+    """Windows PowerShell 5.1's: without ``-File`` its operands are ``-Command``'s, its default
+    parameter (pwsh's is ``-File``), joined into one command line: the words after the first
+    are code too (``powershell x.ps1 {{x}}`` runs ``x.ps1 VALUE``, a value ``; cmd`` runs)."""
     long_options: tuple[str, ...] = ()
     """Every long option it knows, when it reads one by getopt_long (julia's): a word
     ``--name`` that is no option's whole name but begins exactly one (``--thr 4``) is that
@@ -295,7 +299,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "osascript": _Interpreter(("-e",), ("-l",)),
     **dict.fromkeys(("tclsh", "wish"), _Interpreter()),
     "expect": _Interpreter(("-c",)),
-    **dict.fromkeys(("pwsh", "powershell"), _PWSH),
+    "pwsh": _PWSH,
+    "powershell": _PWSH._replace(operand_command=True),
     # wrappers that hand a command line to a shell: ssh's after the host (the remote's
     # shell; -o's ProxyCommand, a local one's), watch's (sh -c, unless -x), su's and
     # script's -c (script's operand is its log, no argument of the command)
