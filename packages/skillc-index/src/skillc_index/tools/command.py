@@ -242,8 +242,12 @@ def _template_option(
         return
     shown = program.rsplit("/", 1)[-1] or "the program"
     quoted = ", ".join(f"'{name}'" for name in names)
-    which = f"parameter {quoted} is" if len(names) == 1 else f"parameters {quoted} are"
-    why = f"the value of {which} empty, so the argument starts with the command's '{parts[at]}'"
+    which = (
+        f"value of parameter {quoted} is"
+        if len(names) == 1
+        else (f"values of parameters {quoted} are")
+    )
+    why = f"the {which} empty, so the argument starts with the command's '{parts[at]}'"
     raise OptionLikeValue(
         f"{why} and {shown} would read it as an option: '{''.join(parts)}' (a parameter may "
         "take options when its Option column says yes, or when the command puts '--' right "
