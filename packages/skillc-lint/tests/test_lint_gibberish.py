@@ -420,6 +420,9 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         "grep -r ssh host {{value}}",
         "git log {{value}}..{{value}} x{{n}}-{{value}} -{{n}}",  # text first; digits
         "git log -- {{value}}-f",  # after '--': an operand, whatever it starts with
+        # a value first, then a dash naming no option: names, dates (empty: E100 at run)
+        "docker run --name {{value}}-{{value}} img",
+        "printf %s {{value}}-{{n}}.png",
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:
@@ -432,9 +435,6 @@ def test_skl820_near_misses(skill: Writer, command: str) -> None:
         ("tar {{value}}-f{{value}} x", "-f"),  # `tar -fVALUE`: an option the command did not give
         ("tar {{value}}{{n}}-f", "-f"),
         ("git log {{value}}{{loud:--all}}", "--all"),
-        # a value first starts the word: names, dates; empty, the run refuses them (E100)
-        ("docker run --name {{value}}-{{value}} img", "-"),
-        ("printf %s {{value}}-{{n}}.png", "-"),
     ],
 )
 def test_skl820_warns_of_a_word_an_empty_value_leaves_an_option(
@@ -442,8 +442,8 @@ def test_skl820_warns_of_a_word_an_empty_value_leaves_an_option(
 ) -> None:
     """A word that starts with values and then the command's ``-`` is an option when they are
     empty (``tar {{a}}-f{{x}}``, ``a`` empty: ``tar -fVALUE``), which ``skc run`` refuses: a
-    warning (given a value, ``{{name}}-{{size}}.png`` runs), none when the parameter's Option
-    column says yes."""
+    warning, none when the parameter's Option column says yes (a dash naming no option,
+    ``{{name}}-{{size}}.png``, is a near miss: the run refuses it empty)."""
     [d] = found(gibberish(skill, tool_md(rows=CODE_ROWS, command=command)), "SKL820")
     assert d.severity == "warning", d.message
     assert d.message.startswith("'{{value}}'"), d.message

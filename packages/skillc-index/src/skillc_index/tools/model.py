@@ -420,8 +420,10 @@ def _check_placeholders(tool: Tool, issues: list[ToolIssue]) -> None:
         issues.append(ToolIssue("command-code", message, tool.command.line, tool.name))
     options = [p.name for p in tool.parameters if p.option]
     for names, text in tool.command.option_starts(options):
+        if not text.lstrip("-"):  # `{{name}}-{{size}}.png`: names no option
+            continue
         shown = ", ".join(f"'{{{{{name}}}}}'" for name in names)
-        message = (  # `{{a}}-u{{x}}`, `{{name}}-{{size}}.png`: E100 at run when they are empty
+        message = (  # `{{a}}-u{{x}}`: `-uVALUE` when `a` is empty, E100 at run
             f"{shown} starts a word before the command's '{text}': empty, the word starts "
             f"with '{text}', an option, and skc run refuses it (put text before the value, or "
             "give the option a word of its own)"
