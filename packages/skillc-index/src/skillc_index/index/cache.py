@@ -36,10 +36,11 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
   changing while they were indexed.
 
 Like the build, the stats that go into an index are taken once the newest source file is
-older than the file system's timestamp granularity (:data:`~skillc_index.index.schema.
-RACY_WINDOW_NS`, waiting out the rest of it when a file was written a moment ago, never
-longer: :func:`~skillc_index.index.schema.settle`), so the readers after it check stats
-alone; a file dated in the future is not waited for, and the readers hash it. An attempt
+older than the file system's timestamp granularity (:func:`~skillc_index.index.schema.
+racy_window_ns`: 100 ms, 2.1 s for times of whole seconds; waiting out the rest of it when a
+file was written a moment ago, never longer: :func:`~skillc_index.index.schema.settle`), so
+the readers after it check stats alone; a file dated in the future is not waited for, and
+the readers hash it. An attempt
 after one the sources changed under does not wait: an editor saving every 100 ms or so left
 no quiet time for both that wait and a build, so three attempts in a row failed (E002); its
 index records the stats as they are, and the readers hash the files changed that recently,

@@ -40,7 +40,6 @@ from skillc_index.digests import combine_digests, file_sha256, source_hash
 from skillc_index.files import path_from_db
 from skillc_index.index.fts import index_tokenizer
 from skillc_index.index.schema import (
-    RACY_WINDOW_NS,
     REQUIRED_KEYS,
     REQUIRED_TABLES,
     SCHEMA_OBJECTS,
@@ -50,6 +49,7 @@ from skillc_index.index.schema import (
     StoredHeading,
     canonical_hash16,
     canonical_source,
+    racy_window_ns,
     stat_files,
 )
 from skillc_index.layout import META_DIR, ResolvedSkill
@@ -176,8 +176,8 @@ class IndexSnapshot:
 
 
 #: The one cache of index files read by this process, by database path. Only files older than
-#: the timestamp granularity (:data:`RACY_WINDOW_NS`) go in: one changed in place within the
-#: same clock tick would keep its identity.
+#: the timestamp granularity (:func:`~skillc_index.index.schema.racy_window_ns`) go in: one
+#: changed in place within the same clock tick would keep its identity.
 _snapshots: dict[Path, IndexSnapshot] = {}
 
 
@@ -192,7 +192,8 @@ class IndexHandle(Record):
     verified: Mapping[str, FileStat]
     """The source files the check proved to be the indexed ones, with the stats they had
     then: the recorded stats when those matched, else (the sources were hashed) the stats
-    seen before hashing, of the files not changed within :data:`RACY_WINDOW_NS` of it."""
+    seen before hashing, of the files not changed within the timestamp granularity of it
+    (:meth:`~skillc_index.index.schema.FileStat.settled_before`)."""
 
     @property
     def meta(self) -> IndexMeta:
@@ -357,7 +358,7 @@ def _load(
         if st is None or not stat_module.S_ISREG(st.st_mode):
             return IndexState("missing", path, key, "no index file"), None
         identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-        settled = st.st_mtime_ns < time.time_ns() - RACY_WINDOW_NS
+        settled = st.st_mtime_ns + racy_window_ns(st.st_mtime_ns) < time.time_ns()
     snapshot = _snapshots.get(path)
     if snapshot is None or snapshot.identity != identity:
         try:
@@ -422,19 +423,22 @@ def inspect_index(runtime: Path, source: Path, current_hash: str, tokenizer: str
     return state
 
 
-def trusted_before(stats_at_ns: int | None) -> int | None:
-    """The change time before which a file's stats, taken at ``stats_at_ns``, prove it
-    unchanged while they stay the same: more than :data:`RACY_WINDOW_NS` before (one changed
-    closer may have been changed again with the same stats); None when no time was recorded
-    (an index written before ``stats_at_ns`` existed: no stat proves anything)."""
-    return None if stats_at_ns is None else stats_at_ns - RACY_WINDOW_NS
+def trusted(stat: FileStat, stats_at_ns: int | None) -> bool:
+    """Whether a file's stats, taken at ``stats_at_ns``, prove it unchanged while they stay
+    the same: its times are older than that by more than the file system's timestamp
+    granularity (:meth:`~skillc_index.index.schema.FileStat.settled_before`: 100 ms, two
+    seconds for a time of whole seconds; one changed closer may have been changed again with
+    the same stats); False when no time was recorded (an index written before
+    ``stats_at_ns`` existed: no stat proves anything)."""
+    return stats_at_ns is not None and stat.settled_before(stats_at_ns)
 
 
 def trusted_stats(stats: Mapping[str, FileStat], stats_at_ns: int | None) -> dict[str, FileStat]:
     """Those of ``stats`` (taken at ``stats_at_ns``) old enough to prove their files unchanged
-    while they stay the same (:func:`trusted_before`)."""
-    limit = trusted_before(stats_at_ns)
-    return {} if limit is None else {r: s for r, s in stats.items() if s.changed_ns < limit}
+    while they stay the same (:func:`trusted`)."""
+    if stats_at_ns is None:
+        return {}
+    return {rel: stat for rel, stat in stats.items() if stat.settled_before(stats_at_ns)}
 
 
 def _current_stats(
@@ -451,9 +455,8 @@ def _current_stats(
         now = stat_files(source, found.files, canonical=canonical)
     except OSError:
         return None, {}
-    limit = trusted_before(stats_at_ns)
     for rel, stat in now.items():
-        if stat != recorded[rel] or limit is None or stat.changed_ns >= limit:
+        if stat != recorded[rel] or not trusted(stat, stats_at_ns):
             return None, now
     return True, now
 
@@ -480,15 +483,14 @@ def current_digests(
 ) -> dict[str, str]:
     """The SHA-256 of each source file as it is now: the digest the index recorded for a
     file whose stats (``now``) are the recorded ones and older than the recording by more
-    than :data:`RACY_WINDOW_NS` (the proof the stat-only check takes), else the file's bytes
-    hashed now (:func:`source_digest`: :data:`UNREADABLE` for one this user may not read).
-    ``canonical``: the source's :func:`canonical_source`. ``OSError`` or E021 for a file
-    that cannot be read otherwise."""
-    limit = trusted_before(meta.stats_at_ns)
+    than the timestamp granularity (:func:`trusted`, the proof the stat-only check takes),
+    else the file's bytes hashed now (:func:`source_digest`: :data:`UNREADABLE` for one this
+    user may not read). ``canonical``: the source's :func:`canonical_source`. ``OSError`` or
+    E021 for a file that cannot be read otherwise."""
     digests: dict[str, str] = {}
     for rel, stat in now.items():
         known = recorded_digests.get(rel)
-        if known and limit is not None and stat.changed_ns < limit and recorded.get(rel) == stat:
+        if known and recorded.get(rel) == stat and trusted(stat, meta.stats_at_ns):
             digests[rel] = known
         else:
             digests[rel] = source_digest(canonical, rel)

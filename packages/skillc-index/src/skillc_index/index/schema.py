@@ -84,6 +84,7 @@ from skillc_index.layout import META_DIR
 from skillc_index.record import Record
 
 __all__ = [
+    "COARSE_WINDOW_NS",
     "FILE_ROWS",
     "RACY_WINDOW_NS",
     "REQUIRED_KEYS",
@@ -102,6 +103,7 @@ __all__ = [
     "file_stat",
     "hash16",
     "index_path",
+    "racy_window_ns",
     "settle",
     "stat_files",
 ]
@@ -228,6 +230,14 @@ class FileStat(Record):
         modification time is older than the change)."""
         return max(self.mtime_ns, self.ctime_ns)
 
+    def settled_before(self, at_ns: int) -> bool:
+        """Whether the file, with these stats at ``at_ns``, was last changed long enough
+        before it to be proven unchanged while its stats stay the same: each of its times
+        more than its :func:`racy_window_ns` before ``at_ns`` (one changed closer may have
+        been changed again within the same timestamp, unseen)."""
+        mtime, ctime = self.mtime_ns, self.ctime_ns
+        return mtime + racy_window_ns(mtime) < at_ns and ctime + racy_window_ns(ctime) < at_ns
+
 
 #: Files changed this close (ns) to the moment their stats were recorded may have been changed
 #: again within the file system's timestamp granularity: their stats prove nothing. Linux
@@ -235,19 +245,41 @@ class FileStat(Record):
 #: in nanoseconds; 100 ms covers both with room. (A build right after a copy, as an import
 #: does, would otherwise leave every file "racy" and every reader hashing the sources.)
 RACY_WINDOW_NS = 100_000_000
+_SECOND_NS = 1_000_000_000
+#: The window of a time with no fraction of a second: its file system may keep whole seconds
+#: (ext4 made with 128-byte inodes, ext3, HFS+, many network shares) or even two (FAT, which
+#: may also round up), so a file saved twice within one second keeps its times, and its stats
+#: prove it unchanged only once two seconds (and :data:`RACY_WINDOW_NS`) have passed. A time
+#: of a nanosecond file system is a whole second once in a billion (or when set so: ``touch
+#: -d``, ``tar x``, whose files are then seldom that recent): the common case is unchanged.
+COARSE_WINDOW_NS = 2 * _SECOND_NS + RACY_WINDOW_NS
+
+
+def racy_window_ns(time_ns: int) -> int:
+    """How long (ns) after a file time ``time_ns`` the file may still change again with that
+    time: :data:`COARSE_WINDOW_NS` for a whole second, else :data:`RACY_WINDOW_NS`."""
+    return COARSE_WINDOW_NS if time_ns % _SECOND_NS == 0 else RACY_WINDOW_NS
 
 
 def settle(stats: Mapping[str, FileStat]) -> bool:
-    """Let the clock move past the newest of ``stats`` by :data:`RACY_WINDOW_NS` before they
-    are recorded (readers then check stats alone): sleep the rest of it, never longer, when a
-    file was changed a moment ago; True when it slept (stat the files again). A file dated
-    in the future (a clock ahead, or set back since) is not waited for: it stays changed too
-    recently to trust, and readers hash it."""
+    """Let the clock move past each time of ``stats`` by its :func:`racy_window_ns` before
+    they are recorded (readers then check stats alone): sleep the rest of it, never longer,
+    when a file was changed a moment ago (up to :data:`COARSE_WINDOW_NS` on a file system of
+    whole seconds); True when it slept (stat the files again). A file dated in the future (a
+    clock ahead, or set back since) is not waited for: it stays changed too recently to
+    trust, and readers hash it."""
     import time
 
     now = time.time_ns()
-    newest = max((s.changed_ns for s in stats.values() if s.changed_ns <= now), default=0)
-    wait_ns = min(newest + RACY_WINDOW_NS - now, RACY_WINDOW_NS)
+    wait_ns = max(
+        (
+            when + racy_window_ns(when) - now
+            for s in stats.values()
+            if s.changed_ns <= now
+            for when in (s.mtime_ns, s.ctime_ns)
+        ),
+        default=0,
+    )
     if wait_ns <= 0:
         return False
     time.sleep(wait_ns / 1e9)
