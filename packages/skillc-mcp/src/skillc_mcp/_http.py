@@ -73,7 +73,7 @@ from skillc_mcp._http_guard import (
     peer_refusal,
     problem,
 )
-from skillc_mcp._http_streams import Cancels, Hub, Stream, serve_stream
+from skillc_mcp._http_streams import Cancels, Hub, Stream, send_reply, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -86,11 +86,11 @@ from skillc_mcp._protocol import (
     error_response,
     valid_id,
 )
+from skillc_mcp._skills import LockedSkills
 
 if TYPE_CHECKING:
     from typing import TextIO
 
-    from skillc_gateway.served_entry import Entry
     from skillc_mcp._skills import SkillsMethods
     from skillc_mcp._tools import ToolRunner
 
@@ -133,54 +133,6 @@ class _Session:
         """Its open GET event stream, if any."""
 
 
-class _LockedSkills:
-    """The Skills extension's methods, one call at a time (the served skills are not
-    thread-safe), shared by every session."""
-
-    def __init__(self, log: TextIO | None = None) -> None:
-        from skillc_mcp._skills import SkillsMethods
-
-        self.methods = SkillsMethods(log=log)
-        self._lock = threading.Lock()
-        self._shown: dict[str, Entry] | None = None
-        self.on_change: Callable[[], None] | None = None
-        """Called (in the caller's thread) when a call read skills that differ from the
-        last ones read: the event streams' hub looks then (the watcher's events were taken)."""
-
-    def call(
-        self,
-        method: str,
-        params: dict[str, Any],
-        on_read: Callable[[str, str, str], None] | None = None,
-    ) -> dict[str, Any]:
-        with self._lock:
-            try:
-                return self.methods.call(method, params, on_read)
-            finally:
-                shown = self.methods.shown()
-                if shown is not None and shown is not self._shown:
-                    self._shown = shown
-                    if self.on_change is not None:
-                        self.on_change()
-
-    def watch(self) -> None:
-        with self._lock:
-            self.methods.watch()
-
-    def entries(self) -> dict[str, Entry]:
-        with self._lock:
-            self._shown = self.methods.entries()
-            return self._shown
-
-    def watch_fd(self) -> int | None:
-        with self._lock:
-            return self.methods.watch_fd()
-
-    def close(self) -> None:
-        with self._lock:
-            self.methods.close()
-
-
 class App:
     """The ASGI application: ``/mcp`` over :class:`Server` (see the module docstring)."""
 
@@ -220,7 +172,7 @@ class App:
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._runners: dict[str | None, ToolRunner] = {}
         self._stateless: dict[str | None, Server] = {}
-        self._skills = _LockedSkills(refusals_log)
+        self._skills = LockedSkills(refusals_log)
         self._cancels = Cancels()
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
         self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
@@ -268,12 +220,10 @@ class App:
             oldest = next(iter(self._sessions.values()))
             if now - oldest.used <= self.session_idle:
                 break
-            self._sessions.popitem(last=False)
+            self._end_session(next(iter(self._sessions)))
         mine = [key for key, session in self._sessions.items() if session.user == user]
         if len(mine) >= self.max_user_sessions:  # the user's least recently used ends
-            ended = self._sessions.pop(mine[0])
-            if ended.stream is not None:
-                ended.stream.end()
+            self._end_session(mine[0])
         if len(self._sessions) >= self.max_sessions:
             return None
         session_id = secrets.token_urlsafe(24)
@@ -286,11 +236,18 @@ class App:
             return None
         now = time.monotonic()
         if now - session.used > self.session_idle:
-            del self._sessions[session_id]
+            self._end_session(session_id)
             return None
         session.used = now
         self._sessions.move_to_end(session_id)
         return session
+
+    def _end_session(self, session_id: str) -> None:
+        """End a session (under the lock, on the event loop), and its event stream with it
+        (an expired session's stream stayed open, held its place and got notes)."""
+        ended = self._sessions.pop(session_id, None)
+        if ended is not None and ended.stream is not None:
+            ended.stream.end()
 
     def end_streams(self) -> None:
         """End every event stream (from a signal handler: the server stops)."""
@@ -362,9 +319,7 @@ class App:
             with self._lock:
                 session = self._session(session_id, user)
                 if session is not None:
-                    del self._sessions[session_id]
-                    if session.stream is not None:
-                        session.stream.end()
+                    self._end_session(session_id)
             return await reply(send, 404 if session is None else 204, b""), user, "DELETE"
         if method == "GET":
             return await self._get(headers, receive, send, user), user, "GET"
@@ -454,12 +409,14 @@ class App:
             session = headers.get("mcp-session-id") if made is None else None
             if self._cancels.notified(session, parsed):  # no thread to wait for
                 return await reply(send, 202, b"", extra), user, what
-            running = asyncio.get_running_loop().run_in_executor(self._pool, server.handle, parsed)
-            went, noted = await self._cancels.watch(session, parsed, running, receive)
+            stop = threading.Event()  # a batch leaves its calls not yet run when set
+            loop = asyncio.get_running_loop()
+            running = loop.run_in_executor(self._pool, server.handle, parsed, stop.is_set)
+            went, noted = await self._cancels.watch(session, parsed, running, receive, stop.set)
             response = running.result()
             if made is not None and (response is None or "error" in response):
                 with self._lock:  # an initialize that failed opens no session
-                    self._sessions.pop(made, None)
+                    self._end_session(made)
                 extra.clear()
         finally:
             with self._lock:
@@ -574,8 +531,8 @@ async def reply(
     headers = [(b"content-length", str(len(body)).encode("ascii")), *extra]
     if body:
         headers.append((b"content-type", b"application/json"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    start = {"type": "http.response.start", "status": status, "headers": headers}
+    await send_reply(send, start, body)  # within a write deadline, as an event stream's
     return status
 
 

@@ -121,14 +121,22 @@ def parse_tokens(text: str, source: str) -> dict[str, bytes]:
 
 
 def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[str, bytes]:
-    """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none."""
+    """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none; a
+    token file that group or others may read or write is E061 (``chmod 600``)."""
     env = os.environ if env is None else env
     if path is not None:
         try:
             with open(path, "rb") as file:
+                mode = os.fstat(file.fileno()).st_mode
                 data = file.read(MAX_TOKENS_FILE + 1)
         except OSError as exc:
             raise problem(f"cannot read the token file '{path}': {exc.strerror}") from None
+        if os.name == "posix" and mode & 0o066:  # as ssh refuses a private key others can read
+            raise problem(
+                f"the token file '{path}' is readable or writable by other users "
+                f"(mode {mode & 0o777:o}): any of them could read every token",
+                f"make it private: chmod 600 '{path}'",
+            )
         source = f"token file '{path}'"
     elif env.get(TOKENS_ENV):
         data = env[TOKENS_ENV].encode("utf-8", "surrogateescape")

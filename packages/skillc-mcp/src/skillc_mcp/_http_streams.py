@@ -236,11 +236,21 @@ async def _sent(send: Send, body: bytes, stream: Stream | None) -> bool:
     ``SETTLE_SECONDS``), nor when ``stream`` ended meanwhile. The stream is then given up
     (its connection closes without the rest of the response)."""
     message = {"type": "http.response.body", "body": body, "more_body": stream is not None}
+    timeout = SEND_SECONDS if stream is not None else SETTLE_SECONDS
+    return await sent_within(send, message, timeout, None if stream is None else stream.stopped)
+
+
+async def sent_within(
+    send: Send, message: Message, timeout: float | None = None, stop: asyncio.Event | None = None
+) -> bool:
+    """Send ``message``; whether it was sent within ``timeout`` seconds (:data:`SEND_SECONDS`
+    by default) and before ``stop``: a client that reads nothing holds no more than a
+    socket's buffer for longer."""
+    timeout = SEND_SECONDS if timeout is None else timeout
     sending = asyncio.ensure_future(send(message))
     waits: set[asyncio.Future[Any]] = {sending}
-    if stream is not None:
-        waits.add(asyncio.ensure_future(stream.stopped.wait()))
-    timeout = SEND_SECONDS if stream is not None else SETTLE_SECONDS
+    if stop is not None:
+        waits.add(asyncio.ensure_future(stop.wait()))
     try:
         await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -248,6 +258,27 @@ async def _sent(send: Send, body: bytes, stream: Stream | None) -> bool:
             if not waiting.done():
                 waiting.cancel()
     return sending.done() and not sending.cancelled() and sending.exception() is None
+
+
+REPLY_CHUNK = 1 << 16
+"""A plain response's body is sent in pieces of this many bytes, each within
+:data:`SEND_SECONDS` (:func:`send_reply`)."""
+
+
+async def send_reply(send: Send, start: Message, body: bytes) -> bool:
+    """Send a plain (not event-stream) response, its body in :data:`REPLY_CHUNK` pieces, each
+    within :data:`SEND_SECONDS`, as a stream's; whether all was sent. A client that read no
+    reply held it whole (1.3 GB for six replies) for as long as it stayed connected: it is
+    given up (the connection closes without the rest)."""
+    if not await sent_within(send, start):
+        return False
+    pieces = range(0, len(body), REPLY_CHUNK) if body else range(1)
+    for at in pieces:
+        more = at + REPLY_CHUNK < len(body)
+        message = {"type": "http.response.body", "body": body[at : at + REPLY_CHUNK]}
+        if not await sent_within(send, {**message, "more_body": more}):
+            return False
+    return True
 
 
 class Cancels:
@@ -272,34 +303,44 @@ class Cancels:
         return True
 
     async def watch(
-        self, session: str | None, message: object, running: asyncio.Future[Any], receive: Receive
+        self,
+        session: str | None,
+        message: object,
+        running: asyncio.Future[Any],
+        receive: Receive,
+        gone: Callable[[], None] | None = None,
     ) -> tuple[bool, bool]:
         """Wait until ``running`` (the call of ``message``) is done: whether its client went
-        (:func:`client_went`), and whether it cancelled it by a notification meanwhile."""
+        (:func:`client_went`, which calls ``gone`` then), and whether it cancelled it by a
+        notification meanwhile."""
         from skillc_mcp._protocol import request_id_of
 
         request_id = None if session is None else request_id_of(message)
         if session is None or request_id is None:
-            return await client_went(running, receive), False
+            return await client_went(running, receive, gone), False
         key = (session, request_id)
         self._running[key] = False
         try:
-            went = await client_went(running, receive)
+            went = await client_went(running, receive, gone)
         finally:
             noted = self._running.pop(key, False)
         return went, noted
 
 
-async def client_went(running: asyncio.Future[Any], receive: Receive) -> bool:
+async def client_went(
+    running: asyncio.Future[Any], receive: Receive, on_gone: Callable[[], None] | None = None
+) -> bool:
     """Wait until ``running`` (a call in the pool) is done; whether the client went meanwhile
-    (it cancelled the request: its connection closed). The call is not stopped (a thread is
-    not): it finishes, holding its place among the running requests, and its response is
-    dropped."""
+    (it cancelled the request: its connection closed). ``on_gone`` is called then (a batch
+    leaves its calls not yet run); the call running is not stopped (a thread is not): it
+    finishes, holding its place among the running requests, and its response is dropped."""
     gone: asyncio.Future[Any] = asyncio.ensure_future(_disconnected(receive))
     try:
         await asyncio.wait({running, gone}, return_when=asyncio.FIRST_COMPLETED)
         went = gone.done() and not gone.cancelled() and gone.exception() is None
         if went:
+            if on_gone is not None:
+                on_gone()
             await asyncio.wait({running})
         return went
     finally:

@@ -42,6 +42,13 @@ LEGACY_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 #: The revision whose servers must take JSON-RPC batches (the next one dropped them).
 BATCH_VERSION = "2025-03-26"
 _NOT_IN_A_BATCH = frozenset({"initialize", "subscriptions/listen"})
+MAX_BATCH = 64
+"""Messages in one JSON-RPC batch, at most: a larger batch is one -32600, none of it run (6,400
+``skc_open`` calls in one 1 MiB body made a 506 MB reply and held the server 29 s)."""
+MAX_BATCH_REPLY = 1_000_000
+"""Characters of a batch's responses, at most (ten ``skc_open`` replies of the most
+content): a call whose response would pass it, and every call after it, is answered -32600
+(say it again alone or in a smaller batch), those after it without being run."""
 SUPPORTED_VERSIONS = MODERN_VERSIONS + LEGACY_VERSIONS
 """Every version this server speaks, newest first (the ``supported`` of a -32022 error)."""
 
@@ -306,6 +313,13 @@ def valid_id(value: object) -> str | int | None:
     return None if huge is not None and isinstance(value, huge) else value
 
 
+def _length(response: dict[str, Any]) -> int:
+    """The characters of ``response`` as JSON."""
+    import json
+
+    return len(json.dumps(response, ensure_ascii=False, separators=(",", ":")))
+
+
 def request_id_of(message: object) -> str | int | None:
     """The id of a request (a message with a ``method`` and a valid ``id``), else None."""
     if not isinstance(message, dict) or not isinstance(message.get("method"), str):
@@ -401,11 +415,12 @@ class Server:
             notes += listen.notes(changes)
         return notes
 
-    def handle(self, message: object) -> Response:
+    def handle(self, message: object, stop: Callable[[], bool] | None = None) -> Response:
         """The response to ``message`` (a parsed JSON value), or None for a notification; a
-        batch's (:meth:`_batch`) is a list of them."""
+        batch's (:meth:`_batch`) is a list of them. ``stop`` (from any thread): whether the
+        rest of a batch is to be left (its client went, the server stops)."""
         if isinstance(message, list) and self.legacy_version == BATCH_VERSION:
-            return self._batch(message)
+            return self._batch(message, stop)
         if not isinstance(message, dict):
             what = "batches are not supported" if isinstance(message, list) else "not an object"
             return error_response(None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"))
@@ -439,26 +454,50 @@ class Server:
             return error_response(request_id, bug)
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
-    def _batch(self, messages: list[Any]) -> Response:
+    def _batch(self, messages: list[Any], stop: Callable[[], bool] | None = None) -> Response:
         """A JSON-RPC batch, which revision 2025-03-26 has servers take (2025-06-18 dropped
         them): each message answered in turn as it would be alone, the responses in one
         list (None when all were notifications); an empty batch is -32600, and so is an
-        ``initialize`` in one (the revision forbids it) or a listen (2026-07-28's)."""
-        if not messages:
+        ``initialize`` in one (the revision forbids it) or a listen (2026-07-28's). At most
+        :data:`MAX_BATCH` messages (else one -32600) and :data:`MAX_BATCH_REPLY` characters
+        of responses; once ``stop`` says so, the requests left are answered -32603 unrun."""
+        if not messages or len(messages) > MAX_BATCH:
+            what = "empty batch" if not messages else f"a batch of {len(messages)} messages"
+            bound = "" if not messages else f"; at most {MAX_BATCH} are allowed"
             return error_response(
-                None, ProtocolError(INVALID_REQUEST, "Invalid Request: empty batch")
+                None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}{bound}")
             )
         responses: list[dict[str, Any]] = []
+        size = 0
+        left: ProtocolError | None = None
         for message in messages:
+            if left is None and stop is not None and stop():
+                left = ProtocolError(INTERNAL_ERROR, "Request not run: the batch was stopped")
             method = message.get("method") if isinstance(message, dict) else None
-            if isinstance(message, list) or (isinstance(method, str) and method in _NOT_IN_A_BATCH):
+            if left is not None:
+                request_id = request_id_of(message)
+                response: Response = (
+                    None if request_id is None else error_response(request_id, left)
+                )
+            elif isinstance(message, list) or (
+                isinstance(method, str) and method in _NOT_IN_A_BATCH
+            ):
                 what = f"{method} may not be part of a batch" if method else "a batch in a batch"
-                response: Response = error_response(
+                response = error_response(
                     request_id_of(message),
                     ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"),
                 )
             else:
                 response = self.handle(message)
+                if isinstance(response, dict):
+                    size += _length(response)
+                    if size > MAX_BATCH_REPLY:
+                        left = ProtocolError(
+                            INVALID_REQUEST,
+                            f"Invalid Request: the batch's responses pass {MAX_BATCH_REPLY} "
+                            "characters: send this request alone or in a smaller batch",
+                        )
+                        response = error_response(response.get("id"), left)
             if isinstance(response, dict):
                 responses.append(response)
         return responses or None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import threading
 from typing import TYPE_CHECKING, Any
 
 from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError, ResourceNotFound
@@ -295,3 +296,49 @@ def _skill_resource(entry: Entry) -> dict[str, Any]:
     if skill_md is not None:
         resource["size"] = skill_md.size
     return resource
+
+
+class LockedSkills:
+    """The Skills extension's methods, one call at a time (the served skills are not
+    thread-safe), shared by every session."""
+
+    def __init__(self, log: TextIO | None = None) -> None:
+        self.methods = SkillsMethods(log=log)
+        self._lock = threading.Lock()
+        self._shown: dict[str, Entry] | None = None
+        self.on_change: Callable[[], None] | None = None
+        """Called (in the caller's thread) when a call read skills that differ from the
+        last ones read: the event streams' hub looks then (the watcher's events were taken)."""
+
+    def call(
+        self,
+        method: str,
+        params: dict[str, Any],
+        on_read: Callable[[str, str, str], None] | None = None,
+    ) -> dict[str, Any]:
+        with self._lock:
+            try:
+                return self.methods.call(method, params, on_read)
+            finally:
+                shown = self.methods.shown()
+                if shown is not None and shown is not self._shown:
+                    self._shown = shown
+                    if self.on_change is not None:
+                        self.on_change()
+
+    def watch(self) -> None:
+        with self._lock:
+            self.methods.watch()
+
+    def entries(self) -> dict[str, Entry]:
+        with self._lock:
+            self._shown = self.methods.entries()
+            return self._shown
+
+    def watch_fd(self) -> int | None:
+        with self._lock:
+            return self.methods.watch_fd()
+
+    def close(self) -> None:
+        with self._lock:
+            self.methods.close()
