@@ -34,7 +34,8 @@ Security (the transport specification's "Security Warning"; the checks are in
   ``initialize`` refused or failed opens none).
 
 SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running calls finish,
-writes the queued access-log rows, and exits with 128 + the signal number.
+writes the queued access-log rows, and exits with 128 + the signal number, all within one
+deadline (:mod:`skillc_mcp._http_stop`).
 
 The access log records the user: each token name has its own tool runner whose run id ends
 in ``@<name>``; ``skc sync --to`` uploads those rows under that name as their user.
@@ -73,6 +74,7 @@ from skillc_mcp._http_guard import (
     peer_refusal,
     problem,
 )
+from skillc_mcp._http_stop import Stop, close_connections, cut_response
 from skillc_mcp._http_streams import Cancels, Hub, Stream, send_reply, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
@@ -177,6 +179,7 @@ class App:
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
         self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
         self._skills.on_change = self._hub.poke
+        self.stop = Stop()
 
     def _in_pool(self, call: Callable[[], Any]) -> Awaitable[Any]:
         return asyncio.get_running_loop().run_in_executor(self._pool, call)
@@ -249,16 +252,25 @@ class App:
         if ended is not None and ended.stream is not None:
             ended.stream.end()
 
-    def end_streams(self) -> None:
-        """End every event stream (from a signal handler: the server stops)."""
+    def stopping(self) -> None:
+        """The server stops (from a signal handler): every event stream ends, and the rest
+        as :mod:`skillc_mcp._http_stop` says."""
+        self.stop.begin()
         self._hub.end_all()
 
-    def close(self) -> None:
-        """Let running calls finish, then write the access-log rows."""
-        self._pool.shutdown(wait=True)
+    def close(self) -> bool:
+        """Let running calls finish (until the stop's deadline, when it has one), then write
+        the access-log rows; whether every call finished."""
+        self._pool.shutdown(wait=self.stop.deadline is None, cancel_futures=True)
+        finished = True
+        for thread in list(self._pool._threads):
+            deadline = self.stop.deadline
+            thread.join(None if deadline is None else deadline - time.monotonic())
+            finished = finished and not thread.is_alive()
         for runner in self._runners.values():
             runner.close()
         self._skills.close()
+        return finished
 
     # -- ASGI -------------------------------------------------------------------------------
 
@@ -284,6 +296,7 @@ class App:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                self.stop.bind()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await send({"type": "lifespan.shutdown.complete"})
@@ -371,8 +384,11 @@ class App:
         extra: list[tuple[bytes, bytes]] = []
         made = None
         try:
-            body = await _body(receive, self.max_body)
+            body = await _body(receive, self.max_body, self.stop)
             if isinstance(body, int):
+                if body == 503:  # the server stops
+                    stopping = b'{"error":"unavailable: the server stops"}'
+                    return await reply(send, 503, stopping, [(b"connection", b"close")]), user, "-"
                 if body == 413:
                     return await _too_large(send, self.max_body), user, "-"
                 if body == 408:
@@ -412,8 +428,10 @@ class App:
             stop = threading.Event()  # a batch leaves its calls not yet run when set
             loop = asyncio.get_running_loop()
             running = loop.run_in_executor(self._pool, server.handle, parsed, stop.is_set)
-            went, noted = await self._cancels.watch(session, parsed, running, receive, stop.set)
-            response = running.result()
+            with self.stop.batch(stop):  # the server's stop ends a batch, and cuts a call
+                waited = asyncio.ensure_future(self.stop.until_cut(running))
+                went, noted = await self._cancels.watch(session, parsed, waited, receive, stop.set)
+            response = running.result() if running.done() else cut_response(parsed)
             if made is not None and (response is None or "error" in response):
                 with self._lock:  # an initialize that failed opens no session
                     self._end_session(made)
@@ -483,10 +501,11 @@ def _id_of(message: object) -> object:
     return valid_id(message.get("id")) if isinstance(message, dict) else None
 
 
-async def _body(receive: Receive, limit: int) -> bytearray | int:
+async def _body(receive: Receive, limit: int, stop: Stop) -> bytearray | int:
     """The request's body, or a status: 413 past ``limit`` bytes, 408 when it has not all
     come within :data:`BODY_SECONDS` (a client that sends it slowly, or not at all, held a
-    place and its bytes for as long as it stayed), :data:`CLIENT_WENT` when the client went."""
+    place and its bytes for as long as it stayed), :data:`CLIENT_WENT` when the client went,
+    503 when the server stops meanwhile (such a client held the stop for 30 s)."""
     body = bytearray()
 
     async def read() -> int:
@@ -501,10 +520,9 @@ async def _body(receive: Receive, limit: int) -> bytearray | int:
                 return 413
         return 0
 
-    try:
-        status = await asyncio.wait_for(read(), BODY_SECONDS)
-    except asyncio.TimeoutError:
-        return 408
+    came, status = await stop.before(read(), BODY_SECONDS)
+    if not came:
+        return 503 if stop.started else 408
     return status or body
 
 
@@ -630,8 +648,12 @@ def serve_http(
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             stopped.append(sig)
-            app.end_streams()  # open event streams end, so the connections can close
+            app.stopping()  # open event streams end, so the connections can close
             super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            close_connections(self.server_state.connections, asyncio.get_running_loop())
+            await super().shutdown(sockets)
 
     from skillc_mcp._http_conn import uvicorn_config
 
@@ -651,6 +673,11 @@ def serve_http(
     try:
         _Server(config).run(sockets=[sock])
     finally:
-        app.close()
+        finished = app.close()
         sock.close()
-    return 128 + stopped[0] if stopped else 0
+    status = 128 + stopped[0] if stopped else 0
+    if not finished:  # a call runs on past the stop's deadline: its thread is not waited for
+        print("skillc-mcp: stopped with a call still running", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(status)
+    return status

@@ -26,6 +26,8 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from skillc_mcp._http_stop import STOP_SECONDS
+
 HEAD_SECONDS = 10.0
 """A request's head must all come within this long (the connection is closed otherwise)."""
 MAX_CONNECTIONS = 512
@@ -125,5 +127,5 @@ def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
         access_log=False,
         lifespan="on",
         server_header=False,
-        timeout_graceful_shutdown=30,
+        timeout_graceful_shutdown=int(STOP_SECONDS),  # the stop's one deadline
     )
