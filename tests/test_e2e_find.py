@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,6 +72,50 @@ def test_skill_routing_roots(
         1,
         "error[E022]: directory not found: '/no/such/folder'\n",
     )
+
+
+def test_a_skill_behind_a_re_pointed_release_link_is_found_as_it_is_now(
+    skc_installed: Run,
+    home: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    write_skill: Callable[..., Path],
+) -> None:
+    """``~/.claude/skills/chain -> links/current/chain`` and ``links/current`` re-pointed
+    from ``rel/v1`` to ``rel/v2`` (a release switch): every new ``skc find`` (no find
+    server) kept answering v1's folder and description, ``partial: false`` and no warning,
+    while ``skc show chain`` read v2, until the skills folder itself changed. Near miss:
+    re-pointed back, v1 is found again (the folders' stamps trusted: older than 2 s)."""
+    rel, links = tmp_path / "rel", tmp_path / "links"
+    write_skill(rel / "v1/chain", "chain", "Convert walrus spreadsheets into reports.")
+    write_skill(rel / "v2/chain", "chain", "Tune marimba mallets precisely.")
+    links.mkdir()
+    (links / "current").symlink_to(rel / "v1")
+    (home / ".claude/skills").mkdir(parents=True)
+    (home / ".claude/skills/chain").symlink_to(links / "current/chain")
+    alone = {"SKILLC_FIND_SERVER": "0"}
+    time.sleep(2.1)  # past the catalog's racy window (2 s): its stamps are trusted
+
+    def found(query: str) -> list[tuple[str, str]]:
+        done = skc_installed("find", query, "--format", "json", env_extra=alone)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert data["partial"] is False and data["warnings"] == []
+        return [(entry["path"], entry["description"]) for entry in data["skills"]]
+
+    def re_point(target: Path) -> None:  # as ln -sfn does: a new link renamed over
+        (links / "new").symlink_to(target)
+        (links / "new").replace(links / "current")
+
+    v1 = (str(rel / "v1/chain"), "Convert walrus spreadsheets into reports.")
+    v2 = (str(rel / "v2/chain"), "Tune marimba mallets precisely.")
+    assert found("walrus spreadsheets") == [v1]
+    re_point(rel / "v2")
+    assert found("walrus spreadsheets") == []
+    assert found("marimba mallets") == [v2]
+    re_point(rel / "v1")
+    assert found("marimba mallets") == []
+    assert found("walrus spreadsheets") == [v1]
 
 
 def test_bad_input(skc_installed: Run) -> None:

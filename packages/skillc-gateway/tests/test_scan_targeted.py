@@ -358,6 +358,73 @@ def test_a_dangling_entry_is_followed_once_its_target_is_back(
     assert gone.state.dangling == saved.dangling == {"later", "linked"}
 
 
+def test_a_followed_entry_behind_a_re_pointed_link_is_walked_at_its_new_target(
+    tmp_path: Path, watcher: Watcher
+) -> None:
+    """``lib/chain -> links/current/chain`` and ``links/current`` re-pointed from ``rel/v1``
+    to ``rel/v2`` (a release switch, ``ln -sfn``): the target's stamp changed, but the
+    walk kept v1's real path (only the root's listing re-resolved a link), so v1's skill
+    was indexed and answered, by a new process's full pass too; and no watch saw it (the
+    folder holding ``current`` is none of the tree's). The links on the way are watched by
+    name, and a walk re-resolves a followed entry whose target is another folder: a
+    targeted walk, a full one and one from the saved state agree, at v2. Near misses:
+    ``rel`` renamed and ``current`` re-pointed into it (the same folder, the same stamp, at
+    another path): the recorded path leads nowhere, the entry is walked at its new path;
+    ``links/current`` removed: the entry dangles."""
+    rel, links, library = tmp_path / "rel", tmp_path / "links", tmp_path / "lib"
+    for version in ("v1", "v2"):
+        (rel / version / "chain").mkdir(parents=True)
+        text = f"---\nname: chain\ndescription: {version}\n---\n"
+        (rel / version / "chain" / "SKILL.md").write_text(text, encoding="utf-8")
+    links.mkdir()
+    library.mkdir()
+    (links / "current").symlink_to(rel / "v1")
+    (library / "chain").symlink_to(links / "current" / "chain")
+    entry = str(library / "chain")
+
+    def re_point(target: Path) -> None:  # as ln -sfn does: a new link renamed over
+        (links / "new").symlink_to(target)
+        (links / "new").replace(links / "current")
+
+    time.sleep(MARGIN_NS / 1e9 + 0.01)
+    since = time.time_ns() - MARGIN_NS
+    first = walk(str(library), None, since, deployed, watch=watcher.watch, depth=1)
+    assert first.state.links == {"chain": str(rel / "v1" / "chain")}
+    assert watcher.changed() == (set(), set())
+    state, ids = first.state, {}
+    index(state, first, since, ids)
+
+    def again(expected: Path | None) -> TreeState:
+        changes = watcher.changed()
+        assert changes is not None and entry in changes.folders | changes.moved
+        saved = TreeState.loads(state.dumps())
+        assert saved is not None
+        targeted = walk(
+            str(library), state, since, deployed, watch=watcher.watch, depth=1,
+            changed=changes.folders, moved=changes.moved,
+        )  # fmt: skip
+        full = walk(str(library), state, since, deployed, depth=1)
+        new_process = walk(str(library), saved, since, deployed, depth=1)
+        for result in (targeted, full, new_process):
+            real = [real for _, real in result.state.summary().skills]
+            assert real == ([] if expected is None else [str(expected)])
+            assert result.removed == [(ids[state.real_path("chain")], state.real_path("chain"))]
+            if expected is not None:
+                assert [result.state.paths[i] for i in result.pending] == ["chain"]
+        assert look(targeted.state) == look(full.state) == look(new_process.state)
+        index(targeted.state, targeted, since, ids)
+        return targeted.state
+
+    re_point(rel / "v2")
+    state = again(rel / "v2" / "chain")
+    (rel).rename(tmp_path / "rel2")  # v2's folder, the same stamp: at another path
+    re_point(tmp_path / "rel2" / "v2")
+    state = again(tmp_path / "rel2" / "v2" / "chain")
+    (links / "current").unlink()
+    state = again(None)
+    assert state.dangling == {"chain"}
+
+
 def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:
     """A library's entry that links to the root or to a folder holding it (``x -> ..``,
     ``x -> /``) is a loop: not followed (a stranger's checkout with ``x -> /`` had

@@ -523,3 +523,65 @@ def test_a_file_linked_into_a_folder_no_walk_enters_keeps_its_digest_current(
         assert digest() == "sha256:" + hashlib.sha256(b"version BBBB\n").hexdigest()
     finally:
         served.close()
+
+
+def test_a_linked_skill_behind_a_re_pointed_link_is_served_from_its_new_target(
+    tmp_path: Path,
+) -> None:
+    """``~/.claude/skills/chain -> links/current/chain`` and ``links/current`` re-pointed
+    from ``rel/v1`` to ``rel/v2`` (a release switch, ``ln -sfn``): no watch saw it (the
+    skill's folder and those above it follow v1's inodes, the folder holding ``current``
+    was not watched), and the skill was kept by the real path the inventory gave it, so
+    ``skills/list`` kept v1's entry and ``resources/read`` v1's bytes until a restart,
+    while ``skc_show`` read v2. The links on the way are watched by name (the re-point wakes
+    the server: a notification), and a skill whose entry leads elsewhere has the inventory
+    listed again. Near misses: re-pointed back, v1 again; ``current`` removed, the skill
+    is gone; made again, it is back."""
+    import os
+    import select
+
+    home = tmp_path / "home"
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True)
+    rel, links = tmp_path / "rel", tmp_path / "links"
+    for version in ("v1", "v2"):
+        (rel / version / "chain").mkdir(parents=True)
+        text = f"---\nname: chain\ndescription: Release {version}.\n---\n# C\n\n{version}\n"
+        (rel / version / "chain" / "SKILL.md").write_text(text, encoding="utf-8")
+    links.mkdir()
+    (links / "current").symlink_to(rel / "v1")
+    (skills / "chain").symlink_to(links / "current" / "chain")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout)
+
+    def re_point(target: Path) -> None:  # as ln -sfn does: a new link renamed over
+        (links / "new").symlink_to(target)
+        (links / "new").replace(links / "current")
+
+    def served_as() -> tuple[str, str] | None:
+        entry = served.snapshot().entries.get("chain")
+        if entry is None:
+            return None
+        found = served.read("skill://chain/SKILL.md")
+        assert found is not None
+        return entry.frontmatter["description"], found[2].decode().split("\n")[-2]
+
+    try:
+        assert served_as() == ("Release v1.", "v1")
+        fd = served.watch_fd()
+        assert fd is not None
+        re_point(rel / "v2")
+        assert select.select([fd], [], [], 10)[0] == [fd]  # woken: a notification
+        assert served_as() == ("Release v2.", "v2")
+        assert os.path.realpath(served.snapshot().entries["chain"].folder) == str(
+            rel / "v2" / "chain"
+        )
+        re_point(rel / "v1")
+        assert served_as() == ("Release v1.", "v1")
+        (links / "current").unlink()
+        assert served_as() is None
+        (links / "current").symlink_to(rel / "v2")
+        assert served_as() == ("Release v2.", "v2")
+    finally:
+        served.close()

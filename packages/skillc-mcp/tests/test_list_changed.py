@@ -148,6 +148,52 @@ def test_a_skill_added_edited_and_removed_is_notified(
     assert seen["removed"] == seen["before"]
 
 
+def test_a_skill_behind_a_re_pointed_release_link_is_notified_and_served_anew(
+    server_command: list[str], project: Path, home: Path, tmp_path: Path
+) -> None:
+    """``~/.claude/skills/chain -> links/current/chain`` and ``links/current`` re-pointed
+    from ``rel/v1`` to ``rel/v2`` (a release switch, ``ln -sfn``): the server noticed
+    nothing (no watch on the folder holding ``current``), so ``skills/list`` kept v1's
+    description and ``resources/read`` v1's bytes, without a notification, while
+    ``skc_show`` read v2. Now the re-point is notified, and v2 is listed and read."""
+    skills = home / ".claude" / "skills"
+    skills.mkdir(parents=True, exist_ok=True)
+    rel, links = tmp_path / "rel", tmp_path / "links"
+    for version in ("v1", "v2"):
+        (rel / version / "chain").mkdir(parents=True)
+        text = f"---\nname: chain\ndescription: Release {version}.\n---\n# C\n\n{version}\n"
+        (rel / version / "chain" / "SKILL.md").write_text(text, encoding="utf-8")
+    links.mkdir()
+    (links / "current").symlink_to(rel / "v1")
+    (skills / "chain").symlink_to(links / "current" / "chain")
+    uri = "skill://chain/SKILL.md"
+
+    async def body(session: Session) -> tuple[str, str, list[Any]]:
+        async def read() -> str:
+            return str((await session.client.read_resource(uri)).contents[0].text)
+
+        async def listed() -> list[Any]:
+            resources = (await session.client.list_resources()).resources
+            return [r.description for r in resources if str(r.uri) == uri]
+
+        before = await read()
+        assert await listed() == ["Release v1."]
+        (links / "new").symlink_to(rel / "v2")  # as ln -sfn does: a new link renamed over
+        (links / "new").replace(links / "current")
+
+        async def served_anew() -> bool:
+            return await listed() == ["Release v2."]
+
+        await session.next_change(served_anew)
+        return before, await read(), await listed()
+
+    before, after, listed = run(
+        server_command, project, home, "legacy", body, tmp_path / "server.log"
+    )
+    assert before.endswith("v1\n") and after.endswith("v2\n")
+    assert listed == ["Release v2."]
+
+
 def test_nothing_is_sent_when_nothing_changed(
     server_command: list[str], project: Path, home: Path, tmp_path: Path
 ) -> None:

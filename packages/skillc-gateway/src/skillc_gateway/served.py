@@ -29,17 +29,17 @@ changes. With a watcher
 a listing costs the JSON of the entries; without one, each listing from its first page looks
 at every skill again (file stats; a file is hashed again only when its stamp changed). It
 watches the inventory's folders, each skill's folders (for a skill whose entry is a symlink,
-the folders above its target too, as the find catalog does: ``mv repo repo-old`` and a new
-clone; a skill's folder gone, for its return; the folder a file's symlink leads to that no
-walk enters, ``node_modules/``), each inventory folder's name in its folder
-(a symlink re-pointed: each listing compares their stamps too, one stat each, as the find
-catalog does), the target of each inventory folder's symlink that led nowhere (and each
-listing stats the link), the inventory folders' subfolders
-that are no skill yet (a skill installed folder first, its SKILL.md after), and the
-configuration files (the global and the project's ``config.toml``, and the project's
-``pyproject.toml``: a ``[targets]`` folder
-added is an inventory folder; Claude Code's settings files: a plugin turned off is not
-served), each by its name in its folder.
+the folders above its target and the symlinks on the way to it too, as the find catalog
+does: ``mv repo repo-old`` and a new clone, ``ln -sfn v2 links/current``; a skill whose
+entry leads elsewhere then has the inventory listed again; a skill's folder gone, for its
+return; the folder a file's symlink leads to that no walk enters, ``node_modules/``), each
+inventory folder's name in its folder (a symlink re-pointed: each listing compares their
+stamps too, one stat each, as the find catalog does), the target of each inventory folder's
+symlink that led nowhere (and each listing stats the link), the inventory folders'
+subfolders that are no skill yet (a skill installed folder first, its SKILL.md after), and
+the configuration files (the global and the project's ``config.toml``, and the project's
+``pyproject.toml``: a ``[targets]`` folder added is an inventory folder; Claude Code's
+settings files: a plugin turned off is not served), each by its name in its folder.
 """
 
 # Paths are str here, not pathlib: this runs over every file of every installed skill.
@@ -229,7 +229,7 @@ class ServedSkills:
     def _update(self, changed: set[str] | None) -> None:
         """Look again at the inventory (when ``changed`` is None or holds ``""``) and at the
         skills in ``changed`` (all when None), dropping what is gone."""
-        if changed is None or "" in changed or self._paths is None:
+        if changed is None or "" in changed or self._paths is None or self._led_away(changed):
             self._paths = self._inventory()
         paths = self._paths
         for path in list(self._built):
@@ -245,6 +245,21 @@ class ServedSkills:
                 self._look(path, skill)
         for gone in self._digests.keys() - self._built.keys():
             del self._digests[gone]
+
+    def _led_away(self, changed: set[str]) -> bool:
+        """Whether an entry of a skill in ``changed`` leads to another folder than when the
+        inventory was listed (a symlink on the way re-pointed, ``links/current``: the skill
+        is another folder, which only the inventory tells). One realpath an entry that is a
+        symlink (the skills something changed in only)."""
+        assert self._paths is not None
+        for path in changed:
+            skill = self._paths.get(path)
+            for location in () if skill is None else skill.locations:
+                if location.path != location.real and os.path.realpath(location.path) != str(
+                    location.real
+                ):
+                    return True
+        return False
 
     def _forget(self, path: str) -> None:
         built = self._built.pop(path, None)
@@ -330,21 +345,22 @@ class ServedSkills:
             self._owner.setdefault(folder, path)
             self._watcher.watch_missing(folder)
             return
-        self._watcher.watch(built.folders[0], self._above(folder, skill))
+        self._watcher.watch(built.folders[0], *self._around(folder, skill))
         for watched in built.folders[1:]:
             self._watcher.watch(watched)
 
-    def _above(self, folder: str, skill: InstalledSkill) -> list[str]:
-        """The folders above the folder of a skill whose entry is a symlink (to a clone
-        elsewhere), as the find catalog watches them (:func:`~skillc_gateway.catalog.tree_state.
-        folders_above`): one renamed or deleted (``mv repo repo-old``, a re-clone) is no
-        event of the folder's own watch, which follows its inode."""
-        holder = str(skill.locations[0].path.parent)
-        if folder.rpartition("/")[0] == holder:  # most skills: in their folder, no symlink
-            return []
-        from skillc_gateway.catalog.tree_state import folders_above
+    def _around(self, folder: str, skill: InstalledSkill) -> tuple[list[str], list[str]]:
+        """For a skill whose entry is a symlink (to a clone elsewhere), the folders above its
+        folder and the symlinks on the way to it, as the find catalog watches them
+        (:func:`~skillc_gateway.catalog.tree_state.followed`): one renamed or deleted (``mv
+        repo repo-old``, a re-clone) or re-pointed (``ln -sfn v2 links/current``) is no event
+        of the folder's own watch, which follows its inode."""
+        entry = skill.locations[0].path
+        if folder.rpartition("/")[0] == str(entry.parent):  # most skills: no symlink
+            return [], []
+        from skillc_gateway.catalog.tree_state import followed
 
-        return folders_above(folder, os.path.realpath(holder))
+        return followed(os.path.realpath(entry.parent), entry.name, folder)
 
     # -- building entries ----------------------------------------------------------------------
 

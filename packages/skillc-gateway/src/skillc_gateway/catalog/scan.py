@@ -63,7 +63,7 @@ from skillc_gateway.catalog.tree_state import (
     TreeState,
     dangling_paths,
     fingerprint,
-    folders_above,
+    followed,
     is_racy,
     resolved,
     stamp_of,
@@ -109,10 +109,13 @@ DeployedSource = Callable[[str, bool], "str | None"]
 
 
 class Watch(Protocol):
-    """``watch(folder, above)``: watch ``folder`` before it is looked at, and for a followed
-    entry the folders ``above`` its target (:meth:`.watch.Watcher.watch`); whether all are."""
+    """``watch(folder, above, links)``: watch ``folder`` before it is looked at, and for a
+    followed entry the folders ``above`` its target and the symlinks on the way to it
+    (:meth:`.watch.Watcher.watch`); whether all are."""
 
-    def __call__(self, folder: str, above: Sequence[str] = ..., /) -> bool: ...
+    def __call__(
+        self, folder: str, above: Sequence[str] = ..., links: Sequence[str] = ..., /
+    ) -> bool: ...
 
 
 class Walk(NamedTuple):
@@ -174,8 +177,9 @@ def walk(
 
     ``watch(folder)``: called before a folder is looked at (so that a change after the look
     is reported), whether it is watched; for a followed entry (a symlink of the root's), with
-    the folders above its target too (:meth:`_Walker.above`: one renamed moves the target
-    away unseen by the watch of the target's inode). ``changed`` (with a watch): the folders
+    the folders above its target and the symlinks on the way to it too (:func:`.tree_state.
+    followed`: one renamed or re-pointed moves the target away unseen by the watch of the
+    target's inode). ``changed`` (with a watch): the folders
     a watcher saw change since ``old`` was walked with it, ``moved`` those it saw moved or
     deleted themselves: only they (and all under ``moved``), the folders not watched and
     those whose stamp or SKILL.md was too recent to trust are looked at; the others are
@@ -220,13 +224,12 @@ class _Walker:
         if self.watch is None:
             return
         full = self.full(path)
-        if not (self.watch(full, self.above(path)) if link & LINK else self.watch(full)):
+        if not (self.watch(full, *self.around(path)) if link & LINK else self.watch(full)):
             self.unwatched.add(path)
 
-    def above(self, path: str) -> list[str]:
-        """The folders above the target of the followed entry ``path``
-        (:func:`folders_above`)."""
-        return folders_above(self.state.links.get(path, ""), self.state.real)
+    def around(self, path: str) -> tuple[list[str], list[str]]:
+        """What is watched with the followed entry ``path`` (:func:`followed`)."""
+        return followed(self.state.real, path, self.state.links.get(path, ""))
 
     def run(self, changed: Collection[str] | None = None, moved: Collection[str] = ()) -> Walk:
         old = self.old
@@ -275,7 +278,7 @@ class _Walker:
                     old.paths, old.full_paths(self.root), old.kinds, strict=True
                 ):
                     if not (
-                        self.watch(full, self.above(path)) if kind & LINK else self.watch(full)
+                        self.watch(full, *self.around(path)) if kind & LINK else self.watch(full)
                     ):
                         self.unwatched.add(path)
             unchanged = self._unchanged(old)
@@ -335,6 +338,8 @@ class _Walker:
                 st = os.stat(full) if (kind & LINK or not index) else os.lstat(full)
                 if not stat_module.S_ISDIR(st.st_mode) or stamp_of(st) != old.stamps[index]:
                     return index
+                if kind & LINK and old.astray(path, st):
+                    return index
                 skill = kind & SKILL and not kind & STUB
                 if skill and fingerprint(os.lstat(f"{full}/{SKILL_FILE}")) != old.fps[index]:
                     self.pending.append(index)
@@ -374,6 +379,8 @@ class _Walker:
                 if (st.st_mode & 0o170000) != directory or (
                     hash((st.st_ino, st.st_mtime_ns, st.st_ctime_ns)) or 1
                 ) != stamps[index]:
+                    return index
+                if kind & follow and old.astray(old.paths[index], st):
                     return index
                 if kind & check and not kind & STUB:
                     st = lstat(full + "/SKILL.md")  # a symlink is not followed (skipped)
@@ -425,6 +432,13 @@ class _Walker:
             stamp = stamp_of(st)
             skill_id, fp = old.ids[index], old.fps[index]
             relist = stamp != old.stamps[index]
+            moved = kind & LINK and (relist or old.astray(path, st))
+            if moved and self._link_moved(old, path):  # a link on its way re-pointed:
+                gone.append(path + "/")  # the entry walked anew
+                self._gone(old, index)
+                self._queue(index + 1, old.subtree_end(index))
+                self._walk_child(path, LINK)
+                continue
             if relist:
                 kind = self._relist(old, index, full, gone)
                 if kind & (STUB | UNREADABLE):  # nothing under it is walked (as a new walk):
@@ -503,6 +517,8 @@ class _Walker:
         return kind
 
     def _link_moved(self, old: TreeState, child: str) -> bool:
+        """Whether the followed entry ``child`` leads to another real path than ``old``
+        recorded (its own target, or a symlink on the way to it, re-pointed)."""
         try:
             return os.path.realpath(f"{self.root}/{child}") != old.links.get(child)
         except (OSError, ValueError):

@@ -13,7 +13,7 @@ The walk that makes and updates a state is :func:`.scan.walk`.
 """
 
 # Paths are str here, not pathlib: the roots are looked at by every query.
-# ruff: noqa: PTH110, PTH116
+# ruff: noqa: PTH110, PTH115, PTH116
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ __all__ = [
     "dangling_paths",
     "fingerprint",
     "folders_above",
+    "followed",
     "is_racy",
+    "link_chain",
     "resolved",
     "root_stamps",
     "stamp_of",
@@ -207,6 +209,16 @@ class TreeState:
             return f"{self.real.rstrip('/')}/{path}"
         return f"{base}/{rest}" if rest else base
 
+    def astray(self, path: str, st: os.stat_result) -> bool:
+        """Whether the real path recorded for the followed entry ``path`` (``st``: its
+        target's stat, through the entry) is no way to that target now: gone, or another
+        folder (a symlink on the way, ``links/current``, re-pointed). One stat."""
+        try:
+            there = os.stat(self.links[path])
+        except (KeyError, OSError, ValueError):
+            return True
+        return (there.st_ino, there.st_dev) != (st.st_ino, st.st_dev)
+
     def dumps(self) -> bytes:
         return marshal.dumps(
             (
@@ -320,6 +332,63 @@ def folders_above(target: str, root: str, home: str | None = None) -> list[str]:
         folders.append(folder)
         folder = folder.rpartition("/")[0]
     return folders
+
+
+def followed(real: str, name: str, target: str) -> tuple[list[str], list[str]]:
+    """What a watcher watches with the followed entry ``name`` (a symlink) of the folder
+    whose real path is ``real``, besides its target (whose real path is ``target``): the
+    folders above that target and above each symlink met on the way to it
+    (:func:`folders_above`), and those symlinks (:func:`link_chain`): ``above`` and ``links``
+    of :meth:`.watch.Watcher.watch`."""
+    above = folders_above(target, real) if target else []
+    links = link_chain(real, name)
+    for link in links:
+        above += [folder for folder in folders_above(link, real) if folder not in above]
+    return above, links
+
+
+#: At most this many symlinks are followed resolving one entry (:func:`link_chain`), as the
+#: kernel does (``ELOOP``).
+MAX_LINKS = 40
+
+
+def link_chain(folder: str, name: str) -> list[str]:
+    """The symlinks met on the way from the entry ``name`` of the folder whose real path is
+    ``folder`` (a followed entry: a symlink) to its target, past the entry itself: each as
+    the real path of its folder and its name (``~/.claude/skills/x -> ~/links/current/x``,
+    ``~/links/current -> rel/v2``: ``[~/links/current]``). One of them re-pointed takes the
+    entry elsewhere, and is no event of the watches of the entry's folder or its target
+    (:meth:`.watch.Watcher.watch` watches them by name, ``links``). An lstat per part of the
+    paths met and a readlink per link, no file read; where the way stops (a part missing, a
+    loop past :data:`MAX_LINKS`), the links met so far."""
+    links: list[str] = []
+    current = folder.rstrip("/")  # a real path ("" is the file system's root)
+    pending = [name]  # the parts still to resolve, the next one last
+    hops = 0
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = current.rpartition("/")[0]
+            continue
+        path = f"{current}/{part}"
+        try:
+            if not stat_module.S_ISLNK(os.lstat(path).st_mode):
+                current = path
+                continue
+            target = os.readlink(path)
+        except (OSError, ValueError):
+            return links
+        hops += 1
+        if hops > MAX_LINKS:
+            return links
+        if hops > 1 and path not in links:  # (a loop meets one again)
+            links.append(path)
+        if target.startswith("/"):
+            current = ""
+        pending.extend(reversed(target.split("/")))
+    return links
 
 
 _REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave

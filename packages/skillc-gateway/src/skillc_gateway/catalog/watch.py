@@ -69,6 +69,7 @@ _ENTRY_MASK = _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE | _IN_DELETE
 _ABOVE_MASK = _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
 _SELF = _IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF
 _PARENT_MASK = _IN_MOVED_TO | _IN_CREATE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR
+_LINK_MASK = _PARENT_MASK | _IN_MOVED_FROM | _IN_DELETE  # a link on the way: re-pointed or gone
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len (then the name, NUL-padded)
 #: A process watches at most this many folders, and at most a quarter of the kernel's
 #: per-user limit (``/proc/sys/fs/inotify/max_user_watches``: editors and dev servers need
@@ -134,13 +135,18 @@ class Watcher:
         """The most it takes (a quarter of the kernel's per-user watches)."""
         return self._budget
 
-    def watch(self, folder: str, above: Iterable[str] = ()) -> bool:
+    def watch(self, folder: str, above: Iterable[str] = (), links: Iterable[str] = ()) -> bool:
         """Watch ``folder`` (whatever inode is at its path now), and for a followed entry the
-        folders ``above`` its target (for their own move or deletion: see the module);
+        folders ``above`` its target (for their own move or deletion: see the module) and the
+        symlinks met on the way to it (``links``: :func:`.tree_state.link_chain`), each by its
+        name in its folder: one re-pointed, removed or made reports ``folder`` changed;
         whether all are watched (not: gone meanwhile, unreadable, no room...: the caller
         looks at it again each time)."""
         if self.broken or self.exhausted:
             return False
+        for link in links:  # before the folder: a change meanwhile is an event
+            parent, _, name = link.rpartition("/")
+            self._watch_name(folder, parent, name, _LINK_MASK)
         wd = self._add(folder, _TREE_MASK)
         if wd < 0:
             return False
