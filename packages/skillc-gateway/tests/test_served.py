@@ -585,3 +585,60 @@ def test_a_linked_skill_behind_a_re_pointed_link_is_served_from_its_new_target(
         assert served_as() == ("Release v2.", "v2")
     finally:
         served.close()
+
+
+def test_a_skill_md_edited_through_a_hard_link_elsewhere_is_listed_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skill's ``SKILL.md`` a hard link to a file elsewhere, rewritten in place through
+    that other name: no event of the skill's folders (inotify reports a write in the folder
+    of the name written through), so ``skills/list`` kept the old digest and frontmatter
+    while ``resources/read`` served the new bytes, until a restart. A file of more than one
+    name is statted by each look for changes; a read whose bytes are not those listed (a
+    change no watch saw: a network file system's, played here by the watcher's events
+    dropped) has its skill looked at again. Near miss: a file of one name is not statted
+    (nothing changes in the listing while its watcher says nothing)."""
+    import hashlib
+
+    from skillc_gateway import served as served_module
+
+    monkeypatch.setattr(served_module, "RACY_NS", 0)  # every stamp trusted at once
+    skills = tmp_path / "home" / ".claude" / "skills"
+    (skills / "hl").mkdir(parents=True)
+    (skills / "plain").mkdir()
+    outside = tmp_path / "outside" / "SKILL.md"
+    outside.parent.mkdir()
+
+    def text(name: str, version: str) -> str:
+        return f"---\nname: {name}\ndescription: Version {version}.\n---\n# {name}\n"
+
+    outside.write_text(text("hl", "one"), encoding="utf-8")
+    (skills / "hl" / "SKILL.md").hardlink_to(outside)
+    (skills / "plain" / "SKILL.md").write_text(text("plain", "one"), encoding="utf-8")
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(tmp_path / "home")})
+    served = ServedSkills(lambda: layout)
+
+    def listed(name: str) -> tuple[str, str]:
+        entry = served.snapshot().entries[name]
+        file = entry.file("SKILL.md")
+        assert file is not None
+        return entry.frontmatter["description"], file.digest
+
+    def digest(data: str) -> str:
+        return "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+
+    try:
+        assert listed("hl") == ("Version one.", digest(text("hl", "one")))
+        with outside.open("r+", encoding="utf-8") as handle:  # in place, the same inode
+            handle.write(text("hl", "TWO"))
+        assert listed("hl") == ("Version TWO.", digest(text("hl", "TWO")))
+        assert served._watcher is not None
+        (skills / "plain" / "SKILL.md").write_text(text("plain", "ANOTHER"), encoding="utf-8")
+        served._watcher.changed()  # its events lost: a change no watch saw
+        assert listed("plain") == ("Version one.", digest(text("plain", "one")))
+        found = served.read("skill://plain/SKILL.md")
+        assert found is not None and found[2].decode() == text("plain", "ANOTHER")
+        assert listed("plain") == ("Version ANOTHER.", digest(text("plain", "ANOTHER")))
+    finally:
+        served.close()

@@ -82,8 +82,12 @@ MAX_UNSKILLED = 256
 RACY_NS = 2_000_000_000
 
 Stamp = tuple[int, int, int, int]
-_Cache = tuple[dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]]]
-"""A look's file digests by path: those known from the skill's last look, and its own."""
+_Cache = tuple[
+    dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]], dict[str, "Stamp | None"]
+]
+"""A look's file digests by path: those known from the skill's last look, and its own; and
+the stamp of each file it found with more than one name (a hard link: None when it changed
+within :data:`RACY_NS`)."""
 
 
 def _stamp(st: os.stat_result) -> Stamp:
@@ -93,12 +97,15 @@ def _stamp(st: os.stat_result) -> Stamp:
 def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes | None]:
     """``sha256:<hex>``, size, and (``want``) the bytes of a regular file. ``digests``: the
     skill's digests by stamp known from its last look, and this look's, which it adds to
-    (not a file that changed within :data:`RACY_NS`)."""
+    (not a file that changed within :data:`RACY_NS`), and the stamps of hard links."""
     from skillc_index.digests import sha256_hasher
     from skillc_index.files import open_regular
 
-    known, kept = digests
+    known, kept, linked = digests
     st = os.stat(full)
+    if st.st_nlink > 1:  # written through another name: no event of the skill's folders
+        recent = time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) <= RACY_NS
+        linked[full] = None if recent else _stamp(st)
     found = kept.get(full) or known.get(full)
     if found is not None and found[0] == _stamp(st):
         kept[full] = found
@@ -113,6 +120,14 @@ def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes 
     return digest, len(data), data if want else None
 
 
+def _restamped(full: str, stamp: Stamp | None) -> bool:
+    """Whether the file ``full`` is not the one ``stamp`` was taken of (None: unknown)."""
+    try:
+        return stamp is None or _stamp(os.stat(full)) != stamp
+    except OSError:
+        return True
+
+
 class _Built(Record):
     """What one look at a top-level skill gave: its entries (its own and nested ones),
     refusals, and the folders to watch."""
@@ -120,6 +135,9 @@ class _Built(Record):
     entries: tuple[Entry, ...]
     refused: tuple[tuple[str, str], ...]
     folders: tuple[str, ...]
+
+
+_NONE = _Built((), (), ())
 
 
 class ServedSkills:
@@ -149,6 +167,13 @@ class ServedSkills:
         listing stats them, and their targets are watched for (a target back at its path
         is no event of a watched folder), as the find catalog does."""
         self._paths: dict[str, InstalledSkill] | None = None
+        self._linked: dict[str, dict[str, Stamp | None]] = {}
+        """Top-level skill path -> its files of more than one name (hard links) and their
+        stamps: each statted by every look for changes (a write through another name is no
+        event of the skill's folders)."""
+        self._unheard: set[str] = set()
+        """Top-level skills a read found a file of changed in, unseen by the watcher (a hard
+        link written through its other name, a network file system): looked at again."""
         self._snapshot: Snapshot | None = None
         self._watcher: Watcher | None = None
         if watch:
@@ -196,13 +221,16 @@ class ServedSkills:
     def _changes(self) -> set[str] | None:
         """The top-level skill paths to look at again (``{""}``: the inventory itself), or
         None: everything."""
+        stale, self._unheard = self._unheard, set()
         if self._watcher is None or self._paths is None:
             return None
         found = self._watcher.changed()
         if found is None or self._watcher.broken or self._watcher.exhausted:
             self._watcher.reset()
             return None
-        stale: set[str] = set()
+        for top, files in self._linked.items():  # hard links: one stat each
+            if top not in stale and any(_restamped(f, stamp) for f, stamp in files.items()):
+                stale.add(top)
         roots = set(self._roots)
         for folder in found.folders:
             if folder in roots or folder in self._unskilled:
@@ -245,6 +273,8 @@ class ServedSkills:
                 self._look(path, skill)
         for gone in self._digests.keys() - self._built.keys():
             del self._digests[gone]
+        for gone in self._linked.keys() - self._built.keys():
+            del self._linked[gone]
 
     def _led_away(self, changed: set[str]) -> bool:
         """Whether an entry of a skill in ``changed`` leads to another folder than when the
@@ -375,12 +405,14 @@ class ServedSkills:
         known = self._digests.get(path, {})
         kept: dict[str, tuple[Stamp, str]] = {}
         self._digests[path] = kept  # this look's files only (the known ones reused)
+        linked: dict[str, Stamp | None] = {}
+        self._linked[path] = linked
         name = path.rpartition("/")[2]
         if SKILL_FILE not in files:
             return _Built((), ((path, "no SKILL.md"),), tuple(folders))
         entries: list[Entry] = []
         refused: list[tuple[str, str]] = []
-        top = self._entry(path, folder, "", files, dirs, name, (known, kept))
+        top = self._entry(path, folder, "", files, dirs, name, (known, kept, linked))
         if isinstance(top, str):
             refused.append((path, top))
         else:
@@ -397,7 +429,7 @@ class ServedSkills:
                 files,
                 dirs,
                 base.rpartition("/")[2],
-                (known, kept),
+                (known, kept, linked),
             )
             if isinstance(nested, str):
                 refused.append((f"{path}/{base}", nested))
@@ -530,7 +562,27 @@ class ServedSkills:
             return None
         with open_in_root(Path(entry.folder), relative, hidden=False) as handle:
             data = handle.read(MAX_BYTES + 1)
+            st = os.fstat(handle.fileno())
+        self._check(entry, served, f"{entry.folder}/{relative}", st, data)
         return entry, served, data
+
+    def _check(
+        self, entry: Entry, served: ServedFile, full: str, st: os.stat_result, data: bytes
+    ) -> None:
+        """Have the skill of ``entry`` looked at again when the bytes read of its file
+        ``served`` (at ``full``, ``st`` its stat) are not those it lists: a change no watch
+        saw (a hard link written through another name, a network file system's). A hash
+        only for a file whose stamp is not the one it was hashed at."""
+        parts = entry.path.split("/")
+        tops = ("/".join(parts[:length]) for length in range(1, len(parts) + 1))
+        top = next((key for key in tops if entry in self._built.get(key, _NONE).entries), None)
+        known = self._digests.get(top or "", {}).get(full)
+        if top is None or known == (_stamp(st), served.digest):
+            return
+        from skillc_index.digests import sha256_hasher
+
+        if "sha256:" + sha256_hasher()(data).hexdigest() != served.digest:
+            self._unheard.add(top)
 
     def directory(self, uri: str) -> list[dict[str, Any]] | None:
         """The direct children of a directory of a served skill (its root or one of its
