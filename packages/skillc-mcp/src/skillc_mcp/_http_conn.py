@@ -12,7 +12,12 @@ the file descriptors, and one sending a byte a second stayed open for good. Here
   accepts up to the listening socket's backlog of connections before any is seen to open,
   so the backlog is an eighth (:func:`accept_backlog`): a flood's peak stays under the
   limit (with half for the connections and uvicorn's backlog of 2048, 300 connections under
-  ``ulimit -n 200`` still ran accept out of descriptors, 9,969 logged errors).
+  ``ulimit -n 200`` still ran accept out of descriptors, 9,969 logged errors);
+- one peer holds at most an eighth of them (:func:`peer_share`, at least 4): a peer is the
+  user at the other end on a server without tokens (where that user can be told), else the
+  remote address (an IPv6 one's /64, which one host is given). Beyond, its connection is
+  closed as it opens: 600 partial heads from one address, each reopened as its deadline
+  closed it, held every place and other users' ``initialize`` went through 1 in 55.
 
 Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
 """
@@ -26,6 +31,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from skillc_mcp._http_guard import Shares
 from skillc_mcp._http_stop import STOP_SECONDS
 
 HEAD_SECONDS = 10.0
@@ -53,6 +59,33 @@ def max_connections() -> int:
     return MAX_CONNECTIONS if soft is None else max(1, min(MAX_CONNECTIONS, soft // 4))
 
 
+def peer_share(limit: int) -> int:
+    """The connections one peer may hold of ``limit``: an eighth, at least 4 (a client's
+    requests and its event stream), at most ``limit``."""
+    return min(limit, max(4, limit // 8))
+
+
+def peer_of(client: tuple[Any, ...] | None, uid: int | None) -> object:
+    """Who holds a connection, for :func:`peer_share`: its peer's user ``uid`` when known (a
+    server without tokens), else its remote address (``client``), an IPv6 one's /64 (an
+    IPv4-mapped one as IPv4); None when it has neither (a Unix socket)."""
+    if uid is not None and uid >= 0:
+        return ("uid", uid)
+    if not client:
+        return None
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(str(client[0]).partition("%")[0])
+    except ValueError:
+        return ("address", client[0])
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return ("address", str(address.ipv4_mapped))
+        return ("address", str(ipaddress.ip_network(f"{address}/64", strict=False)))
+    return ("address", str(address))
+
+
 def accept_backlog() -> int:
     """The listening socket's backlog, which is also how many connections asyncio accepts in
     one go: an eighth of the file descriptors, 8 to 128."""
@@ -61,25 +94,37 @@ def accept_backlog() -> int:
 
 
 class GuardedProtocol(H11Protocol):
-    """uvicorn's h11 protocol with the module's deadline for a request head and its cap on
-    connections; when :attr:`peers`, it looks up the user at the other end of each connection
-    once, for its requests' ``state`` (:data:`~skillc_mcp._http_guard.PEER_UID`)."""
+    """uvicorn's h11 protocol with the module's deadline for a request head, its cap on
+    connections and each peer's share of them; when :attr:`peers`, it looks up the user at
+    the other end of each connection once, for its requests' ``state``
+    (:data:`~skillc_mcp._http_guard.PEER_UID`) and its share."""
 
     limit = MAX_CONNECTIONS
+    shares = Shares(peer_share(MAX_CONNECTIONS), MAX_CONNECTIONS)
+    """The connections each peer holds (:func:`peer_of`), set by :func:`uvicorn_config`."""
     peers = False
     """Look up each connection's peer's user (a server without tokens)."""
     _head_timer: asyncio.TimerHandle | None = None
+    _peer: object = None
+    _counted = False
+    """Whether this connection took a place of :attr:`shares` (its peer's, when known)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.limit:
             transport.close()
             return
+        uid = None
         if self.peers:  # uvicorn copies app_state into each request's scope["state"]
             from skillc_mcp._http_guard import PEER_UID, connection_uid
 
-            scope = {"server": self.server, "client": self.client}
-            self.app_state = {**self.app_state, PEER_UID: connection_uid(scope)}
+            uid = connection_uid({"server": self.server, "client": self.client})
+            self.app_state = {**self.app_state, PEER_UID: uid}
+        peer = peer_of(self.client, uid)
+        if not self.shares.take(peer):
+            transport.close()
+            return
+        self._peer, self._counted = peer, True
         self._await_head()
 
     def on_response_complete(self) -> None:
@@ -93,6 +138,9 @@ class GuardedProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
+        if self._counted:
+            self._counted = False
+            self.shares.give_back(self._peer)
         super().connection_lost(exc)
 
     def _await_head(self) -> None:
@@ -112,11 +160,13 @@ class GuardedProtocol(H11Protocol):
 
 def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
     """The server's uvicorn configuration: :class:`GuardedProtocol` (its cap set from
-    :func:`max_connections`, each connection's peer looked up when ``peers``), no access
+    :func:`max_connections`, a peer's share from :func:`peer_share`, each connection's peer's
+    user looked up when ``peers``), no access
     log (``--log-requests`` is the application's), no WebSocket protocol (MCP has none;
     uvicorn 0.30's default imported websockets' deprecated ``legacy`` module when
     websockets 14 or later is installed)."""
     GuardedProtocol.limit = max_connections()
+    GuardedProtocol.shares = Shares(peer_share(GuardedProtocol.limit), GuardedProtocol.limit)
     GuardedProtocol.peers = peers
     return uvicorn.Config(
         app,

@@ -18,6 +18,7 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   reach the server even from a browser that sends no ``Origin``. On any other address the
   ``Host`` is checked only when ``--allow-host`` names the accepted ones (behind a reverse
   proxy the name is the proxy's).
+- Shares (:class:`Shares`): one peer holds at most a share of the connections.
 - Request headers: a 2026-07-28 request must mirror its version, method and name in
   ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``, each equal to the body's
   (:func:`header_refusal`), so a proxy that routes or allows by a header cannot be
@@ -277,6 +278,44 @@ def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
         return False
     host = _host_part(rest)
     return host is not None and is_loopback_name(host)
+
+
+# -- shares -------------------------------------------------------------------------------
+
+
+class Shares:
+    """Places (connections, requests, event streams) of which at most ``total`` are taken at
+    once, and at most ``each`` by one holder (a peer, a user): one token holder's 70 slow
+    bodies, or one address's 600 partial request heads, held every place and left the
+    others none. The holder None takes from ``total`` only (a server without tokens has
+    one user; a Unix socket, no peer). Not thread-safe: the caller locks, or stays on the
+    event loop."""
+
+    def __init__(self, each: int, total: int) -> None:
+        self.each = each
+        self.total = total
+        self.taken = 0
+        self._held: dict[object, int] = {}
+
+    def take(self, holder: object) -> bool:
+        """Take a place for ``holder``; False (none taken) when all are taken, or when it
+        holds ``each`` already."""
+        held = self._held.get(holder, 0)
+        if self.taken >= self.total or (holder is not None and held >= self.each):
+            return False
+        self.taken += 1
+        if holder is not None:
+            self._held[holder] = held + 1
+        return True
+
+    def give_back(self, holder: object) -> None:
+        """Give back a place ``holder`` took."""
+        self.taken -= 1
+        held = self._held.get(holder, 0) - 1
+        if held > 0:
+            self._held[holder] = held
+        else:
+            self._held.pop(holder, None)
 
 
 # -- the Host header ----------------------------------------------------------------------

@@ -1,0 +1,171 @@
+"""``skc mcp --http``'s fairness between its clients (found by an adversarial sweep; each test
+failed before its fix): one peer holds a share of the connections. The connections' tests
+run the real server process on real sockets."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from skillc_mcp_testing import HttpServer
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
+
+ALICE = "alice-token-0123456789abcdef"
+HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}},
+}
+DESCRIPTORS = 256
+"""The server's file descriptors in the connections' tests: 64 connections (a quarter), 8 of
+one peer (an eighth of those)."""
+HELD = 70
+"""Connections a greedy peer opens: more than the server's 64."""
+on_linux = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="127.0.0.2 is a loopback address on Linux"
+)
+
+
+@pytest.fixture
+def few_descriptors(script_path: Callable[[str], Path]) -> list[str]:
+    """``skillc-mcp`` started with :data:`DESCRIPTORS` file descriptors (``ulimit -n``)."""
+    code = (
+        "import os, resource, sys; hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]; "
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({DESCRIPTORS}, hard)); "
+        "os.execv(sys.argv[1], sys.argv[1:])"
+    )
+    return [sys.executable, "-c", code, str(script_path("skillc-mcp"))]
+
+
+def _address(server: HttpServer) -> tuple[str, int]:
+    parts = urlsplit(server.url)
+    assert parts.hostname is not None and parts.port is not None
+    return parts.hostname, parts.port
+
+
+def _hold(server: HttpServer, count: int, source: str = "127.0.0.1") -> list[socket.socket]:
+    """``count`` connections from ``source``, each sending part of a request head."""
+    held = []
+    for _ in range(count):
+        connection = socket.create_connection(
+            _address(server), timeout=10, source_address=(source, 0)
+        )
+        connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        held.append(connection)
+    return held
+
+
+def _open(connections: list[socket.socket]) -> int:
+    """How many of ``connections`` the server has not closed (within 2 s of the last one
+    opening; its head deadline is 10 s)."""
+    deadline = time.monotonic() + 2
+    still = 0
+    for connection in connections:
+        connection.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            still += connection.recv(1) != b""
+        except TimeoutError:
+            still += 1
+        except OSError:
+            pass
+    return still
+
+
+def _initialize(server: HttpServer, source: str, token: str | None = None) -> int:
+    headers = dict(HEADERS)
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(transport=transport, timeout=10) as client:
+        return client.post(server.url, headers=headers, json=INIT).status_code
+
+
+@on_linux
+def test_one_address_holds_an_eighth_of_the_connections(
+    start: Callable[..., HttpServer], few_descriptors: list[str], tmp_path: Path
+) -> None:
+    """600 connections from one address, each sending part of a request head (no token
+    needed) and reopened as the head deadline closed it, held all 512 places: a token
+    holder's ``initialize`` went through 1 in 55. One address holds an eighth of them now;
+    another address is served meanwhile, and so is the greedy one once it lets go."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
+    tokens.chmod(0o600)
+    server = start("--tokens", str(tokens), script=few_descriptors)
+    held = _hold(server, HELD)
+    try:
+        assert _open(held) == DESCRIPTORS // 4 // 8
+        assert _initialize(server, "127.0.0.2", ALICE) == 200
+    finally:
+        for connection in held:
+            connection.close()
+    time.sleep(0.5)
+    assert _initialize(server, "127.0.0.1", ALICE) == 200
+
+
+@on_linux
+def test_without_tokens_a_share_is_the_peer_s_user_s(
+    start: Callable[..., HttpServer], few_descriptors: list[str]
+) -> None:
+    """Without tokens the server tells the user at the other end of each connection: the
+    share is that user's, whatever address it connects from (127.0.0.2 is no way around
+    it)."""
+    server = start(script=few_descriptors)
+    share = DESCRIPTORS // 4 // 8
+    held = _hold(server, share)
+    try:
+        assert _open(held) == share
+        held += _hold(server, 1, source="127.0.0.2")
+        assert _open(held[-1:]) == 0
+    finally:
+        for connection in held:
+            connection.close()
+    time.sleep(0.5)
+    assert _initialize(server, "127.0.0.2") == 200
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0 or not shutil.which("setpriv"),
+    reason="connecting as another user needs root and setpriv (and Linux's /proc/net/tcp)",
+)
+def test_another_local_user_cannot_take_every_connection(
+    start: Callable[..., HttpServer], few_descriptors: list[str]
+) -> None:
+    """Without tokens, another local user (refused 403 once a request comes) held every
+    connection by opening 600 and sending nothing: the server's own user could not connect.
+    That user holds its share; the server's own user is served meanwhile."""
+    server = start(script=few_descriptors)
+    host, port = _address(server)
+    code = (
+        "import socket, sys\n"
+        f"held = [socket.create_connection(({host!r}, {port})) for _ in range({HELD})]\n"
+        "print('held', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    other = subprocess.Popen(
+        [*nobody, sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        time.sleep(1)  # the server has seen them all
+        assert _initialize(server, "127.0.0.1") == 200
+    finally:
+        other.kill()
+        other.communicate()
