@@ -1,6 +1,7 @@
 """``skc mcp --http``'s fairness between its clients (found by an adversarial sweep; each test
-failed before its fix): one peer holds a share of the connections. The connections' tests
-run the real server process on real sockets."""
+failed before its fix): one peer holds a share of the connections; and a browser page of an
+``--allow-origin`` gets its CORS answers. These tests run the real server process on real
+sockets."""
 
 from __future__ import annotations
 
@@ -169,3 +170,51 @@ def test_another_local_user_cannot_take_every_connection(
     finally:
         other.kill()
         other.communicate()
+
+
+# -- browsers -----------------------------------------------------------------------------
+
+PAGE = "https://app.example.com"
+
+
+def test_a_page_of_an_allowed_origin_gets_its_cors_answers(
+    start: Callable[..., HttpServer], tmp_path: Path
+) -> None:
+    """``--allow-origin`` could not serve a browser: its preflight (``OPTIONS``) was 405 and
+    no response said ``Access-Control-Allow-Origin``, so the page could read none (nor its
+    ``Mcp-Session-Id``). The preflight of an allowed origin is answered (before the token:
+    a browser sends none on it), and its responses carry the CORS headers, a 401 too. Near
+    misses: a refused origin stays 403 without them, a loopback origin (allowed, not given)
+    gets none, and an ``OPTIONS`` that is no preflight is refused as before."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
+    tokens.chmod(0o600)
+    server = start("--tokens", str(tokens), "--allow-origin", PAGE)
+    asked = {"origin": PAGE, "access-control-request-method": "POST"}
+    asked["access-control-request-headers"] = "authorization, content-type, mcp-session-id"
+    preflight = httpx.options(server.url, headers=asked)
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == PAGE
+    assert preflight.headers["access-control-allow-methods"] == "POST, GET, DELETE"
+    allowed = {
+        h.strip().lower() for h in preflight.headers["access-control-allow-headers"].split(",")
+    }
+    wanted = "content-type authorization mcp-session-id mcp-protocol-version last-event-id accept"
+    assert set(wanted.split()) | {"mcp-method", "mcp-name"} <= allowed
+    auth = {"authorization": f"Bearer {ALICE}"}
+    made = httpx.post(server.url, headers={**HEADERS, **auth, "origin": PAGE}, json=INIT)
+    assert made.status_code == 200 and made.headers["mcp-session-id"]
+    assert made.headers["access-control-allow-origin"] == PAGE
+    assert made.headers["access-control-expose-headers"].lower() == "mcp-session-id"
+    unauthorized = httpx.post(server.url, headers={**HEADERS, "origin": PAGE}, json=INIT)
+    assert unauthorized.status_code == 401
+    assert unauthorized.headers["access-control-allow-origin"] == PAGE
+    evil = httpx.options(server.url, headers={**asked, "origin": "https://evil.example.com"})
+    assert evil.status_code == 403 and "access-control-allow-origin" not in evil.headers
+    local = {**HEADERS, **auth, "origin": "http://localhost:3000"}
+    assert (
+        "access-control-allow-origin"
+        not in httpx.post(server.url, headers=local, json=INIT).headers
+    )
+    plain = httpx.options(server.url, headers={"origin": PAGE, **auth})
+    assert plain.status_code == 405 and "access-control-allow-methods" not in plain.headers

@@ -60,18 +60,12 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_mcp._http_guard import (
     TOKENS_ENV,
-    Tokens,
-    connection_uid,
+    Gate,
     header_refusal,
-    host_allowed,
     is_loopback,
     load_tokens,
     message_meta,
-    normal_host,
-    normal_origin,
-    origin_allowed,
     parse_address,
-    peer_refusal,
     problem,
 )
 from skillc_mcp._http_stop import Stop, close_connections, cut_response
@@ -117,7 +111,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-_UNAUTHORIZED = b'{"error":"unauthorized: send Authorization: Bearer <token>"}'
 _NOT_ACCEPTABLE = b'{"error":"not acceptable: subscriptions/listen answers with an event stream"}'
 
 
@@ -156,11 +149,7 @@ class App:
         log_requests: bool = False,
         refusals_log: TextIO | None = None,
     ) -> None:
-        self.tokens = Tokens(tokens or {})
-        self.allowed_origins = frozenset(normal_origin(o) for o in allowed_origins)
-        self.allowed_hosts = frozenset(normal_host(h) for h in allowed_hosts)
-        self.loopback = loopback
-        """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
+        self.gate = Gate(tokens or {}, allowed_origins, allowed_hosts, loopback)
         self._allowed_targets = tuple(allowed_targets)
         self._allow_writes = allow_writes
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
@@ -309,20 +298,10 @@ class App:
         if scope.get("path") != ENDPOINT:
             body = b'{"error":"not found: the MCP endpoint is /mcp"}'
             return await reply(send, 404, body), None, "-"
-        if not host_allowed(headers.get("host"), self.allowed_hosts, loopback=self.loopback):
-            body = b'{"error":"misdirected: Host not allowed"}'
-            return await reply(send, 421, body), None, "-"
-        origin = headers.get("origin")
-        if origin is not None and not origin_allowed(origin, self.allowed_origins):
-            return await reply(send, 403, b'{"error":"forbidden: origin not allowed"}'), None, "-"
-        user = None
-        if not self.tokens and (refused := peer_refusal(connection_uid(scope))) is not None:
-            return await reply(send, 403, refused), None, "-"
-        if self.tokens:
-            user = self.tokens.user(headers.get("authorization"))
-            if user is None:
-                extra = [(b"www-authenticate", b'Bearer realm="skillc"')]
-                return await reply(send, 401, _UNAUTHORIZED, extra), None, "-"
+        send = self.gate.cross_origin(send, headers)
+        user, refused = self.gate.admit(scope, headers)
+        if refused is not None:  # Host, Origin, a CORS preflight, the peer's user, the token
+            return await reply(send, *refused), None, "-"
         method = scope["method"]
         refusal = header_refusal(headers, None) if method != "POST" else None
         if refusal is not None:

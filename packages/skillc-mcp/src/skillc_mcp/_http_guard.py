@@ -18,6 +18,10 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   reach the server even from a browser that sends no ``Origin``. On any other address the
   ``Host`` is checked only when ``--allow-host`` names the accepted ones (behind a reverse
   proxy the name is the proxy's).
+- Browsers: a request from an origin given with ``--allow-origin`` (not a loopback one) gets
+  the CORS headers, and its preflight (``OPTIONS``) is answered before the token check
+  (:func:`preflight`: a browser sends no ``Authorization`` on it).
+- :class:`Gate` makes these checks of each request, in order.
 - Shares (:class:`Shares`): one peer holds at most a share of the connections.
 - Request headers: a 2026-07-28 request must mirror its version, method and name in
   ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``, each equal to the body's
@@ -278,6 +282,110 @@ def origin_allowed(origin: str, allowed: Iterable[str]) -> bool:
         return False
     host = _host_part(rest)
     return host is not None and is_loopback_name(host)
+
+
+# -- browsers (CORS) ----------------------------------------------------------------------
+
+CORS_METHODS = b"POST, GET, DELETE"
+CORS_HEADERS = (
+    b"Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, "
+    b"Mcp-Name, Last-Event-ID, Accept"
+)
+"""The request headers a page may send: a 2026-07-28 request mirrors its method and name in
+``Mcp-Method`` and ``Mcp-Name``."""
+
+
+def _cors_origin(origin: str | None, allowed: frozenset[str]) -> bytes | None:
+    """``origin`` (as sent) when it is one of ``allowed`` (``--allow-origin``), else None: a
+    loopback origin passes the origin check but gets no CORS headers (any local page would
+    read the answers), so it has to be given too."""
+    if origin is None or normal_origin(origin) not in allowed:
+        return None
+    return origin.strip().encode("latin-1")
+
+
+def preflight(
+    method: object, headers: Mapping[str, str], allowed: frozenset[str]
+) -> list[tuple[bytes, bytes]] | None:
+    """The headers answering a CORS preflight (``OPTIONS`` with
+    ``Access-Control-Request-Method``) from an origin among ``allowed``, else None (the
+    request goes on, to its 401 or 405)."""
+    if method != "OPTIONS" or "access-control-request-method" not in headers:
+        return None
+    if _cors_origin(headers.get("origin"), allowed) is None:
+        return None
+    return [
+        (b"access-control-allow-methods", CORS_METHODS),
+        (b"access-control-allow-headers", CORS_HEADERS),
+        (b"access-control-max-age", b"600"),
+    ]
+
+
+# -- the gate -----------------------------------------------------------------------------
+
+UNAUTHORIZED = b'{"error":"unauthorized: send Authorization: Bearer <token>"}'
+Refusal = tuple[int, bytes, list[tuple[bytes, bytes]]]
+"""A request answered at the gate: its status, body and extra headers."""
+
+
+class Gate:
+    """The checks of this module, in order, for the HTTP server's requests: ``Host`` (421),
+    ``Origin`` (403), a CORS preflight (answered 204, before the token: a browser sends none
+    on it), then without tokens the peer's user (403), with tokens the token (401)."""
+
+    def __init__(
+        self,
+        tokens: Mapping[str, bytes],
+        origins: Iterable[str],
+        hosts: Iterable[str],
+        loopback: bool,
+    ) -> None:
+        self.tokens = Tokens(tokens)
+        self.origins = frozenset(normal_origin(o) for o in origins)
+        self.hosts = frozenset(normal_host(h) for h in hosts)
+        self.loopback = loopback
+        """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
+
+    def admit(
+        self, scope: Mapping[str, Any], headers: Mapping[str, str]
+    ) -> tuple[str | None, Refusal | None]:
+        """Who sends a request (its token's name; None without tokens), and its answer when
+        the gate gives it."""
+        if not host_allowed(headers.get("host"), self.hosts, loopback=self.loopback):
+            return None, (421, b'{"error":"misdirected: Host not allowed"}', [])
+        origin = headers.get("origin")
+        if origin is not None and not origin_allowed(origin, self.origins):
+            return None, (403, b'{"error":"forbidden: origin not allowed"}', [])
+        answer = preflight(scope.get("method"), headers, self.origins)
+        if answer is not None:
+            return None, (204, b"", answer)
+        if not self.tokens:
+            refused = peer_refusal(connection_uid(scope))
+            return None, (None if refused is None else (403, refused, []))
+        user = self.tokens.user(headers.get("authorization"))
+        if user is None:
+            return None, (401, UNAUTHORIZED, [(b"www-authenticate", b'Bearer realm="skillc"')])
+        return user, None
+
+    def cross_origin(self, send: Any, headers: Mapping[str, str]) -> Any:
+        """``send`` (an ASGI send), adding to each response's head the CORS headers when the
+        request's ``Origin`` is one given with ``--allow-origin``: the page may read the
+        response and its ``Mcp-Session-Id``. ``send`` itself for any other origin, or none."""
+        value = _cors_origin(headers.get("origin"), self.origins)
+        if value is None:
+            return send
+        added = [
+            (b"access-control-allow-origin", value),
+            (b"access-control-expose-headers", b"Mcp-Session-Id"),
+            (b"vary", b"Origin"),
+        ]
+
+        async def sending(message: Any) -> None:
+            if message.get("type") == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *added]}
+            await send(message)
+
+        return sending
 
 
 # -- shares -------------------------------------------------------------------------------
