@@ -1,28 +1,33 @@
 """``skc mcp --http``'s fairness between its clients (found by an adversarial sweep; each test
-failed before its fix): one peer holds a share of the connections; and a browser page of an
-``--allow-origin`` gets its CORS answers. These tests run the real server process on real
-sockets."""
+failed before its fix): one peer holds a share of the connections, one token holder a share
+of the request places and of the event streams; and a browser page of an ``--allow-origin``
+gets its CORS answers. The connections' tests run the real server process on real sockets."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from skillc_mcp_testing import HttpServer
+from skillc_mcp._http import App
+from skillc_mcp._http_guard import Shares
+from skillc_mcp_testing import MODERN_META, HttpServer, mirrored
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn", reason="the http extra (tox.ini's mcp env installs it)")
 
-ALICE = "alice-token-0123456789abcdef"
+ALICE, BOB = "alice-token-0123456789abcdef", "bob-token-0123456789abcdefgh"
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 INIT = {
     "jsonrpc": "2.0",
@@ -170,6 +175,142 @@ def test_another_local_user_cannot_take_every_connection(
     finally:
         other.kill()
         other.communicate()
+
+
+# -- a user's share of the request places and of the event streams (in process) ----------
+
+Message = MutableMapping[str, Any]
+
+
+class Call:
+    """One request to the application; its body comes when :attr:`body` is set, its client
+    goes when :attr:`gone` is."""
+
+    def __init__(self, token: str, message: dict[str, Any], accept: str = "") -> None:
+        self.message = message
+        self.headers = {
+            "host": "localhost",
+            "authorization": f"Bearer {token}",
+            **HEADERS,
+            **mirrored(message),
+        }
+        if accept:
+            self.headers["accept"] = accept
+        self.body = asyncio.Event()
+        self.delivered = False
+        self.gone = asyncio.Event()
+        self.sent: list[Message] = []
+        self.started = asyncio.Event()
+
+    async def receive(self) -> Message:
+        if not self.delivered:
+            await self.body.wait()
+            self.delivered = True
+            return {"type": "http.request", "body": json.dumps(self.message).encode()}
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: Message) -> None:
+        self.sent.append(message)
+        self.started.set()
+
+    def run(self, app: App) -> asyncio.Future[None]:
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "headers": [(k.encode(), v.encode()) for k, v in self.headers.items()],
+        }
+        return asyncio.ensure_future(app(scope, self.receive, self.send))
+
+    @property
+    def status(self) -> int:
+        return int(self.sent[0]["status"])
+
+
+LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": MODERN_META}}
+LISTEN = {
+    "jsonrpc": "2.0",
+    "id": 3,
+    "method": "subscriptions/listen",
+    "params": {"_meta": MODERN_META, "notifications": {"resourcesListChanged": True}},
+}
+
+
+@pytest.fixture
+def team(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
+    """A server of two token holders, alice and bob: 1 running request and 5 waiting, 2 of
+    one user's."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
+    made = App(
+        tokens={"alice": ALICE.encode(), "bob": BOB.encode()},
+        workers=1,
+        max_waiting=5,
+        max_user_requests=2,
+    )
+    yield made
+    made.close()
+
+
+def test_one_token_holder_cannot_take_every_request_place(team: App) -> None:
+    """70 POSTs of one token holder whose body came a byte every 2 s held the 4 + 64
+    places: every other user's request was 503. A user holds at most its share of them
+    (503 beyond, with ``Retry-After``); another user is served meanwhile, and the first
+    is again once its requests end."""
+
+    async def main() -> None:
+        slow = [Call(ALICE, LIST) for _ in range(6)]
+        running = [call.run(team) for call in slow]
+        await asyncio.wait(running, timeout=1)
+        refused = [call for call in slow if call.sent]
+        assert len(refused) == 4 and {call.status for call in refused} == {503}
+        assert all(dict(c.sent[0]["headers"])[b"retry-after"] == b"1" for c in refused)
+        bob = Call(BOB, LIST)
+        bob.body.set()
+        await asyncio.wait_for(bob.run(team), 30)
+        assert bob.status == 200
+        for call in slow:
+            call.body.set()
+        await asyncio.wait_for(asyncio.gather(*running), 30)
+        again = Call(ALICE, LIST)
+        again.body.set()
+        await asyncio.wait_for(again.run(team), 30)
+        assert again.status == 200
+
+    asyncio.run(main())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="streams watch with inotify")
+def test_one_token_holder_cannot_take_every_event_stream(team: App) -> None:
+    """256 ``subscriptions/listen`` streams of one token holder filled the stream places:
+    another user's listen was 503. A user holds at most its share of them; another user's
+    opens meanwhile, and the first user's once one of its own has ended."""
+    team._hub.shares = Shares(2, 3)  # of 3 streams, 2 of one user
+
+    async def listen(token: str) -> Call:
+        call = Call(token, LISTEN, accept="text/event-stream")
+        call.body.set()
+        call.future = call.run(team)  # type: ignore[attr-defined]
+        await asyncio.wait_for(call.started.wait(), 30)
+        return call
+
+    async def main() -> None:
+        alices = [await listen(ALICE) for _ in range(3)]
+        assert [call.status for call in alices] == [200, 200, 503]
+        bob = await listen(BOB)
+        assert bob.status == 200
+        alices[0].gone.set()
+        await asyncio.wait_for(alices[0].future, 30)  # type: ignore[attr-defined]
+        again = await listen(ALICE)
+        assert again.status == 200
+        for call in (alices[1], bob, again):
+            call.gone.set()
+            await asyncio.wait_for(call.future, 30)  # type: ignore[attr-defined]
+        assert team._hub.shares.taken == 0 and not team._hub.streams
+
+    asyncio.run(main())
 
 
 # -- browsers -----------------------------------------------------------------------------

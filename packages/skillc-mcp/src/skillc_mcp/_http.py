@@ -24,13 +24,13 @@ Security (the transport specification's "Security Warning"; the checks are in
   rebinding). Without tokens, a connection from another user of the machine is 403.
 - What users may do: the tools read (``skc_init`` and ``skc_build`` only with
   ``allow_writes``, ``--allow-writes``), and never a hidden file (``hidden: true``).
-- Bounds: a request's head must come within 10 s and at most 512 connections are open
-  (:mod:`skillc_mcp._http_conn`); a body over :data:`MAX_BODY` bytes is 413 (read no
-  further), one not all come within :data:`BODY_SECONDS` 408; at most ``workers``
-  requests run at a time and ``max_waiting`` more wait (or send their body), beyond that
-  503 with ``Retry-After``; at
-  most ``max_sessions`` sessions, ``max_user_sessions`` of one user (a new one ends that
-  user's least recently used), each ending after ``session_idle`` seconds unused (an
+- Bounds: a request's head must come within 10 s, at most 512 connections are open, 64 of
+  one peer (:mod:`skillc_mcp._http_conn`); a body over :data:`MAX_BODY` bytes is 413 (read
+  no further), one not all come within :data:`BODY_SECONDS` 408; at most ``workers``
+  requests run at a time and ``max_waiting`` more wait (or send their body), of them
+  ``max_user_requests`` of one user, beyond that 503 with ``Retry-After``; at most
+  ``max_sessions`` sessions, ``max_user_sessions`` of one user (a new one ends that user's
+  least recently used), each ending after ``session_idle`` seconds unused (an
   ``initialize`` refused or failed opens none).
 
 SIGINT and SIGTERM stop the server cleanly: it stops accepting, lets running calls finish,
@@ -59,8 +59,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from skillc_mcp._http_guard import (
+    MAX_USER_REQUESTS,
     TOKENS_ENV,
     Gate,
+    Shares,
     header_refusal,
     is_loopback,
     load_tokens,
@@ -144,6 +146,7 @@ class App:
         max_waiting: int = MAX_WAITING,
         max_sessions: int = MAX_SESSIONS,
         max_user_sessions: int = MAX_USER_SESSIONS,
+        max_user_requests: int = MAX_USER_REQUESTS,
         session_idle: float = SESSION_IDLE_SECONDS,
         max_body: int = MAX_BODY,
         log_requests: bool = False,
@@ -153,8 +156,7 @@ class App:
         self._allowed_targets = tuple(allowed_targets)
         self._allow_writes = allow_writes
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
-        self._max_active = workers + max_waiting
-        self._active = 0
+        self._requests = Shares(max_user_requests, workers + max_waiting)  # a user's, all
         self.max_sessions = max_sessions
         self.max_user_sessions = max_user_sessions
         self.session_idle = session_idle
@@ -337,7 +339,9 @@ class App:
             opened = session is not None and session.stream is None and self._hub.can_watch
             if session is not None and opened:
                 subscribed = session.server.subscriptions
-                session.stream = Stream(lambda changes: legacy_notes(changes, subscribed), None)
+                session.stream = Stream(
+                    lambda changes: legacy_notes(changes, subscribed), None, user
+                )
         if session is None:
             return await reply(send, 404, b'{"error":"Session not found: initialize again"}')
         if not opened or session.stream is None:
@@ -354,9 +358,7 @@ class App:
         if length.isdigit() and int(length) > self.max_body:
             return await _too_large(send, self.max_body), user, "-"
         with self._lock:  # a request counts from its body on: bodies held are bounded too
-            busy = self._active >= self._max_active
-            if not busy:
-                self._active += 1
+            busy = not self._requests.take(user)
         if busy:
             error = error_response(None, ProtocolError(INVALID_REQUEST, "busy: too many requests"))
             return await _json(send, 503, error, [(b"retry-after", b"1")]), user, "-"
@@ -417,7 +419,7 @@ class App:
                 extra.clear()
         finally:
             with self._lock:
-                self._active -= 1
+                self._requests.give_back(user)
         if went:
             return CLIENT_WENT, user, what
         if response is None:
@@ -426,7 +428,7 @@ class App:
             from skillc_mcp._listen import Listen
 
             listen = Listen.from_ack(response)
-            stream = Stream(listen.notes, listen.end())
+            stream = Stream(listen.notes, listen.end(), user)
             status = await serve_stream(self._hub, stream, [response], send, receive, extra)
             return status, user, what
         status = await _json(send, _status(parsed, response), response, extra)  # noted: ignored

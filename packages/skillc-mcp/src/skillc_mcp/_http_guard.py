@@ -22,7 +22,8 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   the CORS headers, and its preflight (``OPTIONS``) is answered before the token check
   (:func:`preflight`: a browser sends no ``Authorization`` on it).
 - :class:`Gate` makes these checks of each request, in order.
-- Shares (:class:`Shares`): one peer holds at most a share of the connections.
+- Shares (:class:`Shares`): one peer holds at most a share of the connections, one user
+  (token) a share of the request places and of the event streams.
 - Request headers: a 2026-07-28 request must mirror its version, method and name in
   ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name``, each equal to the body's
   (:func:`header_refusal`), so a proxy that routes or allows by a header cannot be
@@ -389,6 +390,10 @@ class Gate:
 
 
 # -- shares -------------------------------------------------------------------------------
+
+
+MAX_USER_REQUESTS = 16
+"""The requests one user (token) has running or waiting at once, at most (of the 4 + 64)."""
 
 
 class Shares:

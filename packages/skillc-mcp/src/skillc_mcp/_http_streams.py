@@ -25,6 +25,7 @@ import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
+from skillc_mcp._http_guard import Shares
 from skillc_mcp._protocol import log_failure
 from skillc_mcp._stdio import SETTLE_SECONDS
 
@@ -38,6 +39,9 @@ Send = Callable[[Message], Awaitable[None]]
 
 MAX_STREAMS = 256
 """Event streams open at once, at most (beyond: 503)."""
+MAX_USER_STREAMS = 32
+"""Event streams one user (token) has open at once, at most (beyond: 503): one token holder's
+256 ``subscriptions/listen`` streams left the rest of the team none."""
 MAX_BACKLOG = 64
 SEND_SECONDS = 30.0
 KEEPALIVE_SECONDS = 25.0
@@ -48,9 +52,14 @@ class Stream:
     """One open event stream: what to send for a change, and how it ends."""
 
     def __init__(
-        self, notes: Callable[[Changes], list[dict[str, Any]]], last: dict[str, Any] | None
+        self,
+        notes: Callable[[Changes], list[dict[str, Any]]],
+        last: dict[str, Any] | None,
+        user: str | None = None,
     ) -> None:
         self.notes = notes
+        self.user = user
+        """Whose stream it is (a token's name; None without tokens), for its share."""
         self.last = last
         """The message that ends the stream on purpose (a listen's response), if any."""
         self.queue: asyncio.Queue[Changes | None] = asyncio.Queue()
@@ -87,11 +96,13 @@ class Hub:
         watch_fd: Callable[[], int | None],
         run: Callable[[Callable[[], Any]], Awaitable[Any]],
         max_streams: int = MAX_STREAMS,
+        max_user_streams: int = MAX_USER_STREAMS,
     ) -> None:
         self._entries = entries
         self._watch_fd = watch_fd
         self._run = run
-        self.max_streams = max_streams
+        self.shares = Shares(max_user_streams, max_streams)
+        """The streams open, and each user's."""
         self.streams: set[Stream] = set()
         self._seen: dict[str, Entry] | None = None
         self._fd: int | None = None
@@ -105,15 +116,16 @@ class Hub:
         return sys.platform.startswith("linux")
 
     async def open(self, stream: Stream) -> bool:
-        """Add ``stream``; False when :attr:`max_streams` are open."""
-        if len(self.streams) >= self.max_streams:
+        """Add ``stream``; False when all the streams :attr:`shares` allows are open, or all
+        its user's are."""
+        if not self.shares.take(stream.user):
             return False
         self.streams.add(stream)
         if self._loop is None:  # the first stream: read the skills, then watch them
             try:
                 self._seen = await self._run(self._entries)
             except BaseException:
-                self.streams.discard(stream)
+                self.close(stream)
                 raise
             self._loop = asyncio.get_running_loop()
             self._fd = self._watch_fd()
@@ -122,7 +134,9 @@ class Hub:
         return True
 
     def close(self, stream: Stream) -> None:
-        self.streams.discard(stream)
+        if stream in self.streams:
+            self.streams.discard(stream)
+            self.shares.give_back(stream.user)
 
     def poke(self) -> None:
         """Look again soon (from any thread): a request read the skills, and their changes."""
