@@ -589,3 +589,62 @@ def test_find_config_stops_at_the_project_root_and_the_home(
     (home / ".skillc" / "skills" / "gs").mkdir(parents=True)
     assert find_config(home / ".skillc" / "skills" / "gs", layout) is None
     assert find_config(tmp_path / "loose", layout) == tmp_path / "pyproject.toml"
+
+
+def test_a_key_of_too_many_parts_is_warned_and_ignored_before_parsing(layout: Layout) -> None:
+    """A dotted key of 16,000 parts (a 32 KB file) made the TOML parser take 1.5 GB and
+    seconds on every command (131,000, under the size bound, 18 GB): its cost is quadratic
+    in the parts. A key (a table header's too) of more than ``MAX_KEY_PARTS`` parts is
+    refused before parsing: one warning naming the line, that file ignored, the global one
+    still read."""
+    from skillc_index.toml_keys import MAX_KEY_PARTS
+
+    assert layout.project_config is not None
+    write(layout.global_config, '[search]\ntokenizer = "cjk"\n')
+    many = "x" + ".x" * 5000
+    for text in (
+        f"[lint]\n{many} = 1\n",
+        f"[search]\ntokenizer = 'ascii'\n\n[{many}]\n",
+        "[lint]\nx" + ' . "a.b"' * MAX_KEY_PARTS + " = 1\n",  # quoted parts, spaces
+        "[lint]\nx = {" + "a." * MAX_KEY_PARTS + "b = 1}\n",  # in an inline table
+    ):
+        write(layout.project_config, text)
+        config = load_config(layout, env={})
+        assert config.tokenizer == "cjk"
+        assert config.files == (layout.global_config,)
+        line = text.count("\n", 0, text.index(".x" if many in text else ".")) + 1
+        assert texts(config) == [
+            f"config file {layout.project_config}: line {line} has a key of more than "
+            f"{MAX_KEY_PARTS} parts; file ignored"
+        ]
+    # as many parts as the bound, dots in strings, comments and values are no long key
+    dots = "." * 200
+    longest = ".".join(["a"] * MAX_KEY_PARTS)
+    write(
+        layout.project_config,
+        f'[lint]\n{longest} = "{dots}"  # {dots}\nb = """\n{dots}\n"""\nc = 1.5\n',
+    )
+    config = load_config(layout, env={})
+    assert config.notices == () and config.files[-1] == layout.project_config
+
+
+def test_a_pyproject_with_a_key_of_too_many_parts_is_no_config(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """Every command reads the root ``pyproject.toml`` for a ``[tool.skillc]`` table: one
+    whose ``[tool.ruff]`` has a key of thousands of parts was parsed (seconds, gigabytes);
+    it is passed over without a word (it names no skillc table); one that does is the
+    project's config, warned and ignored."""
+    index = cli("skillc-index")
+    many = "x" + ".x" * 5000
+    write(project / "pyproject.toml", f"[tool.ruff]\n{many} = 1\n")
+    listed = index("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr == ""
+    write(project / "pyproject.toml", f"[tool.skillc.lint]\n{many} = 1\n")
+    listed = index("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr.splitlines() == [
+        f"warning: config file {project / 'pyproject.toml'}: line 2 has a key of more than "
+        "32 parts; file ignored"
+    ]

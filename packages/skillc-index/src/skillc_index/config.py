@@ -152,12 +152,20 @@ class _TooLarge(Exception):
     """The config file is larger than :data:`MAX_CONFIG_BYTES`."""
 
 
+class _KeyTooLong(Exception):
+    """A key of the config file has more parts than the TOML parser can take in bounded time
+    and memory (:func:`~skillc_index.toml_keys.long_key_line`): on the line in ``args[0]``."""
+
+
 def _load_toml(path: Path) -> dict[str, Any]:
     """The TOML of the file at ``path``: :class:`FileNotFoundError` when there is none (the
     common case: checked before the TOML parser is imported), any other :class:`OSError`
     when it cannot be read (a link loop, ``ELOOP``). A leading UTF-8 BOM (Windows editors
-    write one) is dropped; other bytes that are not UTF-8 are :class:`UnicodeDecodeError`."""
+    write one) is dropped; other bytes that are not UTF-8 are :class:`UnicodeDecodeError`.
+    The one place skillc reads TOML: :class:`_TooLarge` and :class:`_KeyTooLong` bound what
+    the parser is given (its cost is quadratic in a dotted key's parts)."""
     from skillc_index.bounded_json import read_bounded
+    from skillc_index.toml_keys import long_key_line
 
     # a checkout's file: a FIFO, or a link to the reader's own stdin or stdout, is not read
     # (lint in CI waited on its own pipe for ever)
@@ -168,7 +176,11 @@ def _load_toml(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
-    return tomllib.loads(data.decode("utf-8-sig"))
+    text = data.decode("utf-8-sig")
+    line = long_key_line(text)
+    if line is not None:
+        raise _KeyTooLong(line)
+    return tomllib.loads(text)
 
 
 #: The file name whose ``[tool.skillc]`` table is a config (the rest is other tools').
@@ -224,6 +236,11 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
         raise _Ignored(f"config file {path} is larger than {kib} KiB") from None
     except RecursionError:  # tomllib recurses once per nested array or inline table
         raise _Ignored(f"config file {path} is nested too deeply") from None
+    except _KeyTooLong as exc:
+        from skillc_index.toml_keys import MAX_KEY_PARTS
+
+        why = f"config file {path}: line {exc.args[0]} has a key of more than {MAX_KEY_PARTS} parts"
+        raise _Ignored(why) from None
     if path.name == PYPROJECT:
         table = _skillc_table(raw)
         if table is None:
@@ -443,7 +460,7 @@ def _pyproject_is_config(path: str, mtime_ns: int, size: int) -> bool:
         return _skillc_table(_load_toml(Path(path))) is not None
     except OSError:
         return False
-    except (UnicodeDecodeError, ValueError, _TooLarge, RecursionError):
+    except (UnicodeDecodeError, ValueError, _TooLarge, _KeyTooLong, RecursionError):
         pass
     import re
 

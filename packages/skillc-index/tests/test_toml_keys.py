@@ -1,0 +1,48 @@
+"""The parts of the longest dotted key of a TOML text, counted without parsing it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from skillc_index.toml_keys import MAX_KEY_PARTS, long_key_line
+
+KEY = ".".join(["k"] * MAX_KEY_PARTS)
+LONG = ".".join(["k"] * (MAX_KEY_PARTS + 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (f"{KEY} = 1\n", None),
+        (f"{LONG} = 1\n", 1),
+        (f"a = 1\n\n[{LONG}]\n", 3),
+        (f"[[{LONG}]]\n", 1),
+        (f"x = [\n  {{ {LONG} = 1 }},\n]\n", 2),
+        ("k" + " . 'a.b'" * MAX_KEY_PARTS + " = 1\n", 1),
+        ("k" + '."a\\"."' * MAX_KEY_PARTS + " = 1\n", 1),
+        # dots in strings, comments, multi-line strings and numbers are no key's
+        (f"a = \"{LONG}\"\nb = '{LONG}'  # {LONG}\n", None),
+        (f"a = \"\"\"\n{LONG} = 1\n\"\"\"\nb = '''\n{LONG}\n'''\n", None),
+        (f'a = """x""""\n{LONG} = 1\n', 2),  # a closing quote then the delimiter
+        (f'a = """\n"\\"""\n{LONG} = 1\n"""\n', None),  # an escaped quote
+        (f"a = [{', '.join(['1.5'] * 100)}]\n", None),
+        # where the text stops being TOML the parser stops too, reading no key past it
+        (f'a = """\n{LONG} = 1\n', None),
+        (f'a = "x\n{LONG} = 1\n', None),
+        (f"a = \\\n{LONG} = 1\n", None),
+    ],
+)
+def test_the_first_line_with_a_key_of_too_many_parts(text: str, line: int | None) -> None:
+    assert long_key_line(text) == line
+
+
+def test_it_takes_linear_time() -> None:
+    """256 KiB (a config file's bound) of any of these in well under a second."""
+    size = 256 * 1024
+    for unit in ("x.", ".\n", "a = 1.5\n", '"\\"', "k" + ".k" * 31 + " = 1\n"):
+        text = unit * (size // len(unit))
+        start = time.perf_counter()
+        long_key_line(text)
+        assert time.perf_counter() - start < 1.0, unit
