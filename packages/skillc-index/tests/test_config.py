@@ -648,3 +648,27 @@ def test_a_pyproject_with_a_key_of_too_many_parts_is_no_config(
         f"warning: config file {project / 'pyproject.toml'}: line 2 has a key of more than "
         "32 parts; file ignored"
     ]
+
+
+def test_at_most_256_targets_are_read_from_a_file(
+    cli: Callable[..., Run], project: Path, layout: Layout
+) -> None:
+    """Thousands of ``[targets]`` entries made every listing and build look into thousands
+    of folders: the first ``MAX_CONFIG_TARGETS`` of a file are read, the rest ignored, one
+    warning naming the bound (the header as the file spells it)."""
+    from skillc_index.config import MAX_CONFIG_TARGETS
+
+    entries = "".join(f't{i} = "x/t{i}"\n' for i in range(MAX_CONFIG_TARGETS + 50))
+    write(project / ".skillc" / "config.toml", f"[targets]\n{entries}")
+    config = load_config(layout, env={})
+    assert list(config.targets) == [f"t{i}" for i in range(MAX_CONFIG_TARGETS)]
+    warning = "[targets] has 306 entries, more than 256; the first 256 are read, the rest ignored"
+    assert texts(config) == [f"config file {project / '.skillc' / 'config.toml'}: {warning}"]
+    listed = cli("skillc-index")("list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stderr.count("\n") == 1 and warning in listed.stderr, listed.stderr
+    (project / ".skillc" / "config.toml").unlink()
+    write(project / "pyproject.toml", f"[tool.skillc.targets]\n{entries}")
+    config = load_config(layout, env={})
+    assert len(config.targets) == MAX_CONFIG_TARGETS
+    assert "[tool.skillc.targets] has 306 entries" in texts(config)[0]

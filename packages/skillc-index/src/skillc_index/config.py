@@ -67,6 +67,9 @@ FOLDER_VARIABLES = ("SKILLC_HOME", "SKILLC_CACHE_DIR")
 #: Keys only the global config and the environment may set: a project's ``config.toml`` comes
 #: with a checkout, and must not send the user's usage rows to a server of its choosing.
 PERSONAL_KEYS = frozenset({"stats.url"})
+#: At most this many ``[targets]`` entries are read from one file (the rest are warned about
+#: and ignored): a listing and a build look into every target's folder (4,000 took 24 s).
+MAX_CONFIG_TARGETS = 256
 #: Tables whose keys are free-form and merged key by key.
 OPEN_TABLES = ("lint", "targets", "libraries")
 #: How a key of ``[lint.rules]`` is kept (``lint.rules.SKL108``): merged rule by rule, as
@@ -277,7 +280,11 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
                 else:
                     flat[dotted] = value
         elif section in OPEN_TABLES and isinstance(body, dict):
-            for key, value in body.items():
+            entries = list(body.items())
+            if section == "targets" and len(entries) > MAX_CONFIG_TARGETS:
+                notices.append(_too_many_targets(path, len(entries)))
+                del entries[MAX_CONFIG_TARGETS:]
+            for key, value in entries:
                 problem = _entry_problem(section, key, value)
                 if problem is not None:
                     what = "target" if section == "targets" else "library"
@@ -322,6 +329,15 @@ def _not_a_table(path: Path, table: str, value: Any) -> Notice:
     return Notice(
         f"config file {path}: '{table}' must be a table ([{header}] ...), "
         f"not {_toml_kind(value)}; ignored"
+    )
+
+
+def _too_many_targets(path: Path, count: int) -> Notice:
+    """The notice for a ``[targets]`` table of ``count`` entries, over the bound."""
+    header = "tool.skillc.targets" if path.name == PYPROJECT else "targets"
+    return Notice(
+        f"config file {path}: [{header}] has {count:,} entries, more than "
+        f"{MAX_CONFIG_TARGETS}; the first {MAX_CONFIG_TARGETS} are read, the rest ignored"
     )
 
 

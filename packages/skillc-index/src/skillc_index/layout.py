@@ -358,10 +358,12 @@ class Layout(Record):
             from skillc_index.files import real_path
 
             return Path(real_path(self.cwd / expand_user(target)))
-        known = agent_targets(configured)
-        spec = known.get(target)
+        # this target's entry alone (not agent_targets(), which parses every entry: a caller
+        # asking for each of 4,000 [targets] made a build and a listing quadratic)
+        entry = configured.get(target) if configured else None
+        spec = KNOWN_TARGETS.get(target) if entry is None else AgentTarget.parse(entry)
         if spec is None:
-            raise UnknownTarget(target, tuple(sorted(known)))
+            raise UnknownTarget(target, tuple(sorted(agent_targets(configured))))
         project = self.base(scope) if scope == "project" else self.home
         folder = spec.folder(scope, project, self.home)
         # a home-only target ("~/x") of a project skill deploys into the home folder
