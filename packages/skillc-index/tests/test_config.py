@@ -672,3 +672,17 @@ def test_at_most_256_targets_are_read_from_a_file(
     config = load_config(layout, env={})
     assert len(config.targets) == MAX_CONFIG_TARGETS
     assert "[tool.skillc.targets] has 306 entries" in texts(config)[0]
+
+
+def test_a_long_value_or_key_is_shown_cut(cli: Callable[..., Run], project: Path) -> None:
+    """``[search] tokenizer = "<200 KB>"`` made every command print 200 KB to stderr: a
+    value or key a config warning quotes is cut to its start and end (``layout.shown``)."""
+    big = "A" * 100_000
+    write(project / ".skillc" / "config.toml", f'[search]\ntokenizer = "{big}"\n{big} = 1\n')
+    listed = cli("skillc-index")("list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stderr.splitlines()
+    assert len(lines) == 2, lines
+    assert all(len(line) < 600 and "…" in line for line in lines), [len(x) for x in lines]
+    assert "invalid value 'AAAA" in lines[0] and "for 'search.tokenizer'" in lines[0]
+    assert "unknown key 'search.AAAA" in lines[1]

@@ -308,3 +308,28 @@ def test_the_tool_reads_the_config_nearest_the_skill(cwd: Path) -> None:
     data = run.to_dict()
     assert isinstance(data, dict)
     assert [(d["rule"], d["severity"]) for d in data["diagnostics"]] == [("SKL108", "error")]
+
+
+def test_a_long_config_value_or_key_is_shown_cut(lint: Run, cwd: Path) -> None:
+    """``[lint] SKL201 = "<200 KB>"`` printed a 200 KB warning on every run (an agent reads
+    stderr too): each value and key a ``config [lint]:`` warning quotes is cut to its start
+    and end (``layout.shown``), an option's, a rule's, a profile's, a target's and a
+    per-file-ignores selector's too."""
+    put(cwd / "skills" / "tables")
+    big = "A" * 20_000
+    many = '"a", ' * 5_000
+    write(
+        cwd / ".skillc" / "config.toml",
+        f'[lint]\nprofiles = ["{big}"]\ntargets = ["{big}"]\n{big} = "off"\n'
+        f'SKL201 = {{severity = "{big}", max-lines = "{big}", {big} = 1}}\n'
+        f"SKL108 = [{many}]\n"
+        f'[lint.per-file-ignores]\n"*.md" = ["{big}"]\n',
+    )
+    proc = lint("skills/tables", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 8, lines
+    assert all(line.startswith("warning: config [lint]: ") for line in lines), lines
+    assert all(len(line) < 600 and "…" in line for line in lines), [len(x) for x in lines]
+    assert any("invalid severity 'AAAA" in line for line in lines)
+    assert any("invalid setting ['a', 'a'" in line for line in lines)

@@ -268,12 +268,14 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
             for key, value in body.items():
                 dotted = f"{section}.{key}"
                 if dotted not in DEFAULTS:
-                    notices.append(Notice(f"config file {path}: unknown key '{dotted}' ignored"))
+                    unknown = f"unknown key '{shown(dotted)}' ignored"
+                    notices.append(Notice(f"config file {path}: {unknown}"))
                 elif not _valid(dotted, value):
-                    quoted = "" if dotted in PERSONAL_KEYS else f" {value!r}"  # a password?
+                    # a URL may hold a password
+                    quoted = "" if dotted in PERSONAL_KEYS else f" {shown(repr(value))}"
                     notices.append(
                         Notice(
-                            f"config file {path}: invalid value{quoted} for '{dotted}' "
+                            f"config file {path}: invalid value{quoted} for '{shown(dotted)}' "
                             f"(expected {_EXPECTED[dotted]}); ignored"
                         )
                     )
@@ -304,7 +306,7 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
         elif section in FIXED_TABLES or section in OPEN_TABLES:  # search = "cjk"
             notices.append(_not_a_table(path, section, body))
         else:
-            notices.append(Notice(f"config file {path}: unknown key '{section}' ignored"))
+            notices.append(Notice(f"config file {path}: unknown key '{shown(section)}' ignored"))
     return flat
 
 

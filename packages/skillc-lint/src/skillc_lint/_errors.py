@@ -67,7 +67,10 @@ class UnknownProfile(_NotFound):
     def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
         self.known = tuple(known)
-        super().__init__("profile", f"unknown profile '{name}' (known: {', '.join(self.known)})")
+        from skillc_index.layout import shown
+
+        known_ = ", ".join(self.known)
+        super().__init__("profile", f"unknown profile '{shown(name)}' (known: {known_})")
 
 
 class InvalidBaseline(ParameterError):

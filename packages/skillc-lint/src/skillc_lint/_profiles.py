@@ -258,8 +258,10 @@ def configured_registry(
         if not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen):
             problems.append("targets must be a list of names; ignored")
         else:
+            from skillc_index.layout import shown
+
             unknown = targets.use_targets(registry, chosen)
-            problems += [f"unknown target '{name}'; ignored" for name in unknown]
+            problems += [f"unknown target '{shown(name)}'; ignored" for name in unknown]
     from skillc_index.diagnostics import capped
 
     return registry, capped(problems, "... and {:,} more".format)

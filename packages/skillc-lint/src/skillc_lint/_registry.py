@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from skillc_index.layout import shown
+
 if TYPE_CHECKING:
     from skillc_lint._fixes import Fix
 
@@ -307,7 +309,7 @@ class RuleRegistry:
             try:
                 entry = self._entry(str(key))
             except KeyError:
-                problems.append(f"unknown rule '{key}'")
+                problems.append(f"unknown rule '{shown(str(key))}'")
                 continue
             rule = entry.rule
             if rule.protected:
@@ -320,7 +322,8 @@ class RuleRegistry:
             set_by[rule.id] = (str(key), value)
             if earlier is not None and earlier[1] != value:
                 problems.append(
-                    f"{rule.id} is set twice ('{earlier[0]}' and '{key}'); '{key}' is used"
+                    f"{rule.id} is set twice ('{shown(earlier[0])}' and '{shown(str(key))}'); "
+                    f"'{shown(str(key))}' is used"
                 )
             table: Mapping[str, Any]
             if isinstance(value, str):
@@ -329,7 +332,7 @@ class RuleRegistry:
                 table = value
             else:
                 problems.append(
-                    f"{rule.id}: invalid setting {value!r} (expected 'off', 'error', "
+                    f"{rule.id}: invalid setting {shown(repr(value))} (expected 'off', 'error', "
                     "'warning' or a table of options); ignored"
                 )
                 continue
@@ -337,8 +340,8 @@ class RuleRegistry:
                 if option == "severity":
                     if option_value not in SWITCHES:
                         problems.append(
-                            f"{rule.id}: invalid severity {option_value!r} (expected one of "
-                            f"{', '.join(SWITCHES)}); ignored"
+                            f"{rule.id}: invalid severity {shown(repr(option_value))} "
+                            f"(expected one of {', '.join(SWITCHES)}); ignored"
                         )
                     elif option_value in ("off", "on"):
                         entry.enabled = option_value == "on"
@@ -372,19 +375,19 @@ def _option_problem(rule: Rule, key: str, value: Any) -> str | None:
     """Why ``value`` is not a valid ``key`` option of ``rule``, or None."""
     if key not in rule.options:
         known = ", ".join(["severity", *rule.options])
-        return f"unknown option '{key}' (known: {known})"
+        return f"unknown option '{shown(key)}' (known: {known})"
     default = rule.options[key]
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            return f"option '{key}' must be a positive integer, not {value!r}"
+            return f"option '{key}' must be a positive integer, not {shown(repr(value))}"
     elif isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            return f"option '{key}' must be a positive number, not {value!r}"
+            return f"option '{key}' must be a positive number, not {shown(repr(value))}"
     elif isinstance(default, str):
         if not isinstance(value, str):
-            return f"option '{key}' must be a string, not {value!r}"
+            return f"option '{key}' must be a string, not {shown(repr(value))}"
     elif isinstance(default, (list, tuple)) and (
         not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)
     ):
-        return f"option '{key}' must be a list of strings, not {value!r}"
+        return f"option '{key}' must be a list of strings, not {shown(repr(value))}"
     return None

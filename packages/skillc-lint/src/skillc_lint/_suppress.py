@@ -193,7 +193,10 @@ class PathIgnores:
             for selector in _selectors(",".join(selectors)):
                 named = frozenset(registry.match(selector))
                 if not named:
-                    problems.append(f"per-file-ignores: '{pattern}': unknown rule '{selector}'")
+                    from skillc_index.layout import shown
+
+                    unknown = shown(selector)
+                    problems.append(f"per-file-ignores: '{pattern}': unknown rule '{unknown}'")
                 kept = named - registry.guarded(named) if guard else named
                 if kept != named:
                     from skillc_lint._registry import GUARDED_NOTE
