@@ -673,3 +673,35 @@ def test_a_copy_refresh_the_disk_refuses_is_a_warning(
     assert warning == "copy .agents/skills/demo not refreshed: No space left on device"
     assert (copy / "SKILL.md").read_bytes() == before
     assert [d.target for d in result.deployments] == ["claude"]
+
+
+@pytest.mark.usefixtures("skc_on_path")
+def test_a_targets_entry_that_cannot_be_a_folder_is_e100_naming_it(
+    cli: Callable[..., Any], project: Path, write_skill: WriteSkill
+) -> None:
+    """``[targets] t = "<300 characters>"`` was ``E999: cannot create ...: File name too
+    long``, ``t = ".skillc/config.toml"`` ``E999: agent folder ... is not writable``: the
+    unexpected-failure code for a mistake of the config. Both are E100 naming the entry,
+    nothing deployed."""
+    write_skill(project / ".skillc" / "skills" / "demo")
+    config = project / ".skillc" / "config.toml"
+    long = "a" * 300
+    cases = {
+        f't = "{long}"\n': f"cannot be created: '{project / long}': File name too long",
+        't = ".skillc/config.toml"\n': "is '.skillc/config.toml', which is not a folder",
+        't = ".skillc/config.toml/x"\n': (
+            "is '.skillc/config.toml/x', which cannot be a folder: '.skillc/config.toml' is not one"
+        ),
+    }
+    for entry, why in cases.items():
+        config.write_text(f"[targets]\n{entry}", encoding="utf-8")
+        done = cli("skillc-index")("build", "demo", "-t", "t")
+        assert (done.returncode, done.stdout) == (1, ""), done.stderr
+        message = f"the target 't' of the config's [targets] {why}"
+        if len(message) > 200:  # a message quotes at most 200 characters of a value
+            assert done.stderr.startswith("error[E100]: invalid option: 'the target 't' of the")
+            assert done.stderr.rstrip().endswith("File name too long'"), done.stderr
+        else:
+            assert done.stderr == f"error[E100]: invalid option: '{message}'\n"
+        assert "Traceback" not in done.stderr
+        assert sorted(p.name for p in project.iterdir()) == [".skillc"]

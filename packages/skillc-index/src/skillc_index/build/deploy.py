@@ -245,6 +245,22 @@ def check_writable(root: Path, layout: Layout, what: str = "agent folder") -> No
         raise FolderNotWritable(what, layout.display(root), why)
 
 
+def _check_configured_folder(target: str, root: Path, layout: Layout) -> None:
+    """E100 naming the ``[targets]`` entry ``target`` whose folder ``root`` cannot be one, found
+    before anything is written: a file at its place or above it (``t = "pyproject.toml"``),
+    or a name longer than the file system allows (was E999, an unexpected failure)."""
+    entry = f"the target '{target}' of the config's [targets]"
+    try:
+        found = creation_start(root)
+    except CannotCreate as exc:
+        raise InvalidOption(f"{entry} cannot be created: '{exc.path}': {exc.reason}") from None
+    if not found.is_dir():
+        what = f"{entry} is '{layout.display(root)}', which"
+        if found == root:
+            raise InvalidOption(f"{what} is not a folder")
+        raise InvalidOption(f"{what} cannot be a folder: '{layout.display(found)}' is not one")
+
+
 def plan_deployments(
     targets: Sequence[str],
     *,
@@ -295,6 +311,8 @@ def plan_deployments(
             from skillc_index.package.place import check_output  # is E100, as `package -o`
 
             check_output(root, "target")
+        elif configured and target in configured:  # the config's mistake: E100, not E999
+            _check_configured_folder(target, root, layout)
         else:
             creation_start(root)  # CannotCreate for a folder no path can name (a name too long)
         path = root / skill
