@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from skillc_index.toml_keys import MAX_KEY_PARTS, long_key_line
@@ -38,16 +36,15 @@ def test_the_first_line_with_a_key_of_too_many_parts(text: str, line: int | None
     assert long_key_line(text) == line
 
 
+@pytest.mark.timeout(120)
 def test_it_takes_linear_time() -> None:
-    """256 KiB (a config file's bound) of any of these in well under the 2 s allowed (a
-    quadratic scan would take minutes), after a first line whose dots make it look at every
-    token, or without it."""
+    """256 KiB (a config file's bound) of any of these, after a first line whose dots make it
+    look at every token, or without it: a linear scan takes a fraction of a second, a quadratic
+    one hours (no time is asserted: the timeout only stops a scan that went quadratic)."""
     size = 256 * 1024
     dots = 's = "' + "." * 40 + '"\n'
     units = ("x.", ".\n", "a = 1.5\n", '"\\"', "'''a.\n", '"""\\"""', "k" + ".k" * 31 + " = 1\n")
     for first in ("", dots):
         for unit in units:
             text = first + unit * ((size - len(first)) // len(unit))
-            start = time.perf_counter()
             long_key_line(text)
-            assert time.perf_counter() - start < 2.0, (first, unit)
