@@ -6,6 +6,7 @@ raised at a rename."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -122,3 +123,62 @@ def test_the_temporary_files_a_killed_run_left_are_removed_by_the_next(
         path.write_bytes(b"x")
     package_skills(given, layout, fmt="well-known", output=out)
     assert sorted(out.rglob(".*.tmp.*")) == sorted(kept)
+
+
+def index_disagreements(out: Path, index: str) -> list[str]:
+    """The entries of the index ``index`` in ``out`` that name a digest the file beside it has
+    not (or a file not there): a discovery index's ``digest`` of its artifact, a
+    marketplace's plugin whose folder holds a file the record gives another digest."""
+    import hashlib
+
+    data = json.loads((out / index).read_bytes())
+    wrong = []
+    for entry in data.get("skills", []):
+        rel = entry["url"].split("/.well-known/agent-skills/", 1)[1]
+        path = out / ".well-known" / "agent-skills" / rel
+        found = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+        if entry["digest"] != f"sha256:{found}":
+            wrong.append(rel)
+    return wrong
+
+
+@pytest.mark.parametrize("at", range(7))
+def test_a_run_killed_between_its_renames_leaves_an_index_naming_the_files_there(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    at: int,
+) -> None:
+    """index.json was renamed among the files it names (in the order of their names): a run
+    killed between two renames left an index giving the digests of one run while the files
+    beside it were the other's (3 of 30 SIGKILLs of ``skc package --to well-known``), and an
+    agent verifying them refused the skills. Now an index without the entries of the files
+    changing is renamed first, then the files, then the whole index: whatever rename the kill
+    stops, each digest the index gives is that of the file there. ``at``: the rename stopped
+    (the record of both digests, the index without alpha, notes and pdf-tool, their three
+    files, the index, the record)."""
+    skills = project / "skills"
+    for name in ("alpha", "notes", "pdf-tool", "zeta"):
+        write_skill(skills / name, files={"extract.py": "print(1)\n"} if name == "pdf-tool" else {})
+    given = [str(skills / name) for name in ("alpha", "notes", "pdf-tool", "zeta")]
+    out = tmp_path / "dist"
+    package_skills(given, layout, fmt="well-known", output=out)
+    for name in ("alpha", "notes", "pdf-tool"):  # zeta's files stay as they are
+        with (skills / name / "SKILL.md").open("a", encoding="utf-8") as handle:
+            handle.write("\nMore.\n")
+    kill_at_rename(monkeypatch, at)
+    with pytest.raises(Killed):
+        package_skills(given, layout, fmt="well-known", output=out)
+    monkeypatch.undo()
+    index = ".well-known/agent-skills/index.json"
+    assert index_disagreements(out, index) == []
+    listed = {entry["name"] for entry in json.loads((out / index).read_bytes())["skills"]}
+    assert "zeta" in listed  # what no rename changes stays listed all along
+    for name in ("alpha", "zeta"):  # edited again: the index there is still skillc's own
+        with (skills / name / "SKILL.md").open("a", encoding="utf-8") as handle:
+            handle.write("\nEven more.\n")
+    package_skills(given, layout, fmt="well-known", output=out)  # the next run: all of them
+    assert index_disagreements(out, index) == []
+    assert len(json.loads((out / index).read_bytes())["skills"]) == 4

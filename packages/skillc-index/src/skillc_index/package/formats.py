@@ -42,14 +42,9 @@ from skillc_index.package.archive import (
     sha256_of,
     zip_blob,
 )
-from skillc_index.package.make import (
-    DISCOVERY_SCHEMA,
-    MARKETPLACE,
-    PLUGIN_SCHEMA,
-    WELL_KNOWN,
-    PackedSkill,
-    _json,
-)
+from skillc_index.package.indexes import MARKETPLACE, WELL_KNOWN
+from skillc_index.package.indexes import as_json as _json
+from skillc_index.package.make import DISCOVERY_SCHEMA, PLUGIN_SCHEMA, PackedSkill
 
 if TYPE_CHECKING:
     pass

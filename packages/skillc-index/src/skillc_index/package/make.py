@@ -16,7 +16,7 @@ nothing written); a file there that skillc did not write, or that was edited sin
 before anything is written; with ``force`` it is moved aside (``atomic.move_aside``), never
 overwritten. Nothing is deleted but the temporary files a killed run left (of a process
 gone); an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier
-run's whose files are still there (:func:`_merge_index`).
+run's whose files are still there (:func:`merge_index`).
 Left out of every package: hidden files and folders and the folders no walk enters (what
 :func:`~skillc_index.walk.walk_skill` skips: the skill's private names, ``venv``,
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
@@ -28,9 +28,8 @@ never SKILL.md: a warning), and, as Anthropic's packager leaves them, ``*.pyc`` 
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,12 @@ from skillc_index.package.archive import (
     size_of,
     write_content,
 )
+from skillc_index.package.indexes import (
+    INDEXES,
+    WELL_KNOWN,
+    interim_index,
+    merge_index,
+)
 from skillc_index.package.portable import path_problem, path_problems
 from skillc_index.package.result import LeftOut, PackagedFile, PackageResult
 from skillc_index.package.written import MANIFEST, folders_made, made_before, record_bytes
@@ -63,8 +68,6 @@ FORMATS = ("upload", "well-known", "plugin", "claude-plugin")
 DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 #: ``plugin.json``'s ``$schema`` (agentplugins/agent-plugins-spec, schemas/1.0.0).
 PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
-WELL_KNOWN = ".well-known/agent-skills"
-MARKETPLACE = ".claude-plugin/marketplace.json"
 #: How long a run waits for another writing into the same output folder (then goes on).
 LOCK_WAIT_S = 60.0
 #: The most of a skill's files read into one package.
@@ -318,7 +321,7 @@ def _foreign(
     since), after each file (or symlink) where the package needs a folder (skc package's
     own too: a skill's file made a folder): what ``force`` moves aside and nothing else may
     replace; ``known`` holds the digests of those already read (the earlier index:
-    :func:`_merge_index`); ``there`` gets the digest of each of the others that is there."""
+    :func:`merge_index`); ``there`` gets the digest of each of the others that is there."""
     from skillc_index.diagnostics import SkillcError
     from skillc_index.digests import file_sha256
     from skillc_index.files import is_folder
@@ -346,125 +349,6 @@ def _in_the_way(path: Path, is_folder: Callable[[Path], bool]) -> bool:
     return os.path.lexists(path) and not is_folder(path)
 
 
-def _json(data: object) -> bytes:
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-#: The index of each format that has one: what an earlier run's index listed is kept in it.
-_INDEXES = {"well-known": f"{WELL_KNOWN}/index.json", "claude-plugin": MARKETPLACE}
-
-
-def _earlier_index(
-    output: Path, rel: str, made: Mapping[str, tuple[str, ...]]
-) -> tuple[str | None, dict[str, Any]]:
-    """The SHA-256 hex digest of the index ``rel`` in ``output`` (None when there is none, or
-    it cannot be read whole) and its data (JSON) when an earlier run wrote it as it is (the
-    record's digest); ``{}`` when there is none, or it was edited since."""
-    from skillc_index.bounded_json import loads_bounded, read_bounded
-
-    try:
-        data = read_bounded(output / rel, 1 << 20)
-    except (OSError, ValueError):
-        return None, {}
-    if len(data) > 1 << 20:
-        return None, {}
-    digest = sha256_of(data)
-    try:
-        found = loads_bounded(data, max_bytes=1 << 20) if digest in made.get(rel, ()) else {}
-    except ValueError:
-        found = {}
-    return digest, found if isinstance(found, dict) else {}
-
-
-def _merge_index(
-    output: Path,
-    files: dict[str, Content],
-    made: Mapping[str, tuple[str, ...]],
-    fmt: str,
-    *,
-    own: set[str],
-    index: dict[str, Any] | None,
-    dropped: list[str],
-) -> dict[str, str]:
-    """``files``' index (:data:`_INDEXES`; ``index`` as this run made it) with the entries
-    of the earlier run's index kept, each whose files (its artifact; a plugin's manifest and
-    its skills' SKILL.md) are as skillc wrote them there (the record's digest), but those of
-    the skills packaged now (replaced: a marketplace's plugin of that name, or holding one of
-    them, :func:`_plugin_skills`, as the record has it: a skill packaged again under another
-    plugin name is listed once); the names of those whose files changed or are gone go to
-    ``dropped``. A marketplace keeps its earlier ``name``, ``owner`` and ``description``
-    unless ``own`` (``{"name", "owner", "description"}``) says this run gives them. Returns
-    the digest of the index file there, when it was read (for :func:`_foreign`)."""
-    from skillc_index.digests import file_sha256
-
-    def as_written(rel: str) -> bool:
-        try:
-            return rel in made and file_sha256(str(output / rel)) in made[rel]
-        except (OSError, SkillcError):  # gone, a folder, a FIFO: not the file skillc wrote
-            return False
-
-    rel = _INDEXES.get(fmt)
-    if rel is None or index is None:
-        return {}
-    digest, earlier = _earlier_index(output, rel, made)
-    known = {rel: digest} if digest is not None else {}
-    if not earlier:
-        return known
-    key, where = ("skills", _artifact) if fmt == "well-known" else ("plugins", _plugin_manifest)
-    names = {entry["name"] for entry in index[key]}
-    now = {skill for entry in index[key] for skill in _plugin_skills(entry, files)}
-    kept = []
-    for entry in earlier.get(key) or []:
-        if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)):
-            continue
-        skills = _plugin_skills(entry, made)
-        if entry["name"] in names or skills & now:
-            continue  # replaced by this run's
-        named = [where(entry)]
-        if skills:  # a plugin's skills' SKILL.md too, as the record lists them
-            folder = named[0].removesuffix("/.claude-plugin/plugin.json")
-            named += [f"{folder}/skills/{skill}/{SKILL_FILE}" for skill in sorted(skills)]
-        if all(as_written(path) for path in named):
-            kept.append(entry)
-        else:
-            dropped.append(entry["name"])
-    index[key] = sorted([*index[key], *kept], key=lambda entry: str(entry["name"]))
-    if fmt == "claude-plugin":
-        for field in {"name", "owner", "description"} - own:
-            if isinstance(earlier.get(field), _KEPT[field]):  # a str, an owner mapping
-                index[field] = earlier[field]
-        index["plugins"] = index.pop("plugins")  # last, as written (a description kept: before)
-    files[rel] = _json(index)
-    return known
-
-
-#: What a marketplace keeps of the earlier run's unless this run gives it, and its type.
-_KEPT: Mapping[str, type] = {"name": str, "owner": dict, "description": str}
-
-
-def _artifact(entry: Mapping[str, Any]) -> str:
-    """The file a discovery index entry stands for: ``<name>/SKILL.md`` or ``<name>.zip``."""
-    if entry.get("type") == "skill-md":
-        return f"{WELL_KNOWN}/{entry['name']}/{SKILL_FILE}"
-    return f"{WELL_KNOWN}/{entry['name']}.zip"
-
-
-def _plugin_manifest(entry: Mapping[str, Any]) -> str:
-    """The manifest of the plugin a marketplace entry lists (its ``source``, ``./<name>``)."""
-    source = entry.get("source")
-    return f"{source[2:]}/.claude-plugin/plugin.json" if isinstance(source, str) else ""
-
-
-def _plugin_skills(entry: Mapping[str, Any], paths: Iterable[str]) -> set[str]:
-    """The skills of the plugin a marketplace entry lists, by their files among ``paths``
-    (``<plugin>/skills/<skill>/...``); none for a discovery index entry (no ``source``)."""
-    source = entry.get("source")
-    if not isinstance(source, str):
-        return set()
-    prefix = f"{source[2:]}/skills/"
-    return {rel[len(prefix) :].split("/", 1)[0] for rel in paths if rel.startswith(prefix)}
-
-
 def _write(
     output: Path,
     files: dict[str, Content],
@@ -483,7 +367,7 @@ def _write(
     there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
     then called foreign, E050); the index is merged with the earlier run's there
-    (:func:`_merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); a plugin's
+    (:func:`merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); a plugin's
     ``manifest`` gets its version (``versions.plugin_version``: ``version`` given, else the
     last one known there). Returns the files written, those ``force`` moved aside, what an
     earlier run left of the plugin (``versions.read_earlier``) and the version written."""
@@ -500,7 +384,7 @@ def _write(
         chosen = versions.plugin_version(version, earlier)
         if manifest is not None:
             versions.write_version(files, index, manifest, chosen)
-        known = _merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
+        known = merge_index(output, files, made, fmt, own=own, index=index, dropped=dropped)
         if fmt == "claude-plugin" and index is not None:  # the name written: this run's, or kept
             from skillc_index.package.formats import check_marketplace_name
 
@@ -520,12 +404,19 @@ def _write(
             for rel, data in sorted(files.items())
         )
         # the record first, holding the earlier digest and the new one of each file, then the
-        # files, then the record of the new ones alone: a run stopped between two renames
-        # (SIGKILL) leaves each file as one of the digests recorded, never one called foreign
+        # index without the entries of the files changing, the files, the index, then the
+        # record of the new ones alone: a run stopped between two renames (SIGKILL) leaves
+        # each file as one of the digests recorded, never one called foreign, and an index
+        # giving the digest of each file it names
         renaming = {**made, **{f.path: _digests(there.get(f.path), f.sha256) for f in written}}
         before = dict(made)
         made.update((f.path, (f.sha256,)) for f in written)
         changed = [f.path for f in written if f.action != "unchanged"]
+        listing = INDEXES.get(fmt, "")
+        first = interim_index(fmt, files, changed) if listing in known else None  # one there
+        if first is not None:
+            renaming[listing] = (*renaming[listing], sha256_of(first))
+        changed.sort(key=lambda path: path == listing)  # the index after the files it names
         try:  # all or none: a failure (no room, a name refused) leaves the output as it was,
             for path in foreign:  # what force moved aside put back
                 moved.append((path, move_aside(path)))
@@ -535,6 +426,7 @@ def _write(
             if changed or made != before or folders != record.folders:
                 write_files_atomic(
                     [(output / MANIFEST, record_bytes(renaming, folders), None)]
+                    + ([] if first is None else [(output / listing, first, None)])
                     + [
                         (
                             output / rel,
@@ -688,7 +580,7 @@ def package_skills(
         )
     changes = tuple((skill.name, change) for skill in packed for change in skill.changes)
     notices = tuple(notice for skill in packed for notice in skill.notices) + tuple(
-        Notice(f"'{name}' dropped from {_INDEXES[fmt]}: its files changed or are gone since")
+        Notice(f"'{name}' dropped from {INDEXES[fmt]}: its files changed or are gone since")
         for name in dropped
     )
     if manifest is not None:

@@ -78,18 +78,18 @@ def read_earlier(output: Path, rel: str | None, made: Mapping[str, tuple[str, ..
     """What an earlier run left of the plugin whose manifest is ``rel`` in ``output`` (none:
     no plugin), by the record of what it wrote (``made``): the manifest as it wrote it, the
     version of its marketplace entry as written, and the version of the manifest edited."""
-    from skillc_index.package.make import MARKETPLACE, _earlier_index, _plugin_manifest
+    from skillc_index.package.indexes import MARKETPLACE, earlier_index, plugin_manifest
 
     if rel is None:
         return Earlier()
-    digest, manifest = _earlier_index(output, rel, made)
+    digest, manifest = earlier_index(output, rel, made)
     edited = None
     if not manifest and digest is not None:  # read as it is now (force moves it aside)
-        edited = _earlier_index(output, rel, {rel: (digest,)})[1].get("version")
+        edited = earlier_index(output, rel, {rel: (digest,)})[1].get("version")
     listed = None
     if rel.endswith("/.claude-plugin/plugin.json"):  # claude-plugin: a marketplace too
-        for entry in _earlier_index(output, MARKETPLACE, made)[1].get("plugins") or []:
-            if isinstance(entry, dict) and _plugin_manifest(entry) == rel:
+        for entry in earlier_index(output, MARKETPLACE, made)[1].get("plugins") or []:
+            if isinstance(entry, dict) and plugin_manifest(entry) == rel:
                 listed = entry.get("version")
     return Earlier(manifest, listed, edited)
 
@@ -117,7 +117,8 @@ def write_version(
     out."""
     import json
 
-    from skillc_index.package.make import MARKETPLACE, _json
+    from skillc_index.package.indexes import MARKETPLACE
+    from skillc_index.package.indexes import as_json as _json
 
     data = files[rel]
     manifest = json.loads(data) if isinstance(data, bytes) else {}

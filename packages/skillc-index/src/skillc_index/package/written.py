@@ -66,7 +66,7 @@ def _files(data: object) -> dict[str, tuple[str, ...]]:
     made = {}
     for rel, given in files.items():
         digests = [given] if isinstance(given, str) else given if isinstance(given, list) else []
-        kept = tuple(digest for digest in digests[:2] if isinstance(digest, str))
+        kept = tuple(digest for digest in digests[:3] if isinstance(digest, str))
         if isinstance(rel, str) and kept:
             made[rel] = kept
     return made
@@ -173,7 +173,8 @@ def folders_made(output: Path, paths: Iterable[str], earlier: Written) -> frozen
 
 
 def record_bytes(made: Mapping[str, tuple[str, ...]], folders: Iterable[str]) -> bytes:
-    """:data:`MANIFEST`'s bytes: a path's digest, or a list of two while its file is renamed,
+    """:data:`MANIFEST`'s bytes: a path's digest, or a list while its file is renamed (two;
+    three for an index: :func:`~skillc_index.package.indexes.interim_index`'s too),
     and the top-level ``folders`` the runs made (:func:`folders_made`)."""
     import json
 
