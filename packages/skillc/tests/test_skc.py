@@ -340,3 +340,40 @@ def test_tab_completes_commands_and_skill_names_of_every_package(
     assert offered("build", "dep") == ["plain,deploy-app"]  # skillc-index
     assert offered("package", "debug-js", "de") == ["plain,debug-js", "plain,deploy-app"]
     assert offered("search", "x") == []
+
+
+#: ``skc list`` run as the console script runs it, a Ctrl-C landing while click is imported
+#: (raised by the import system at its ``click.parser``, as SIGINT's handler raises it there).
+CTRL_C_IN_CLICKS_IMPORT = """
+import sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click.parser":
+            sys.meta_path.remove(self)
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from skillc.cli import main
+sys.exit(main(["list"]))
+"""
+
+
+def test_ctrl_c_while_click_is_imported_exits_130_quietly(
+    clean_env: dict[str, str], project: Path
+) -> None:
+    """Ctrl-C early in ``skc list`` (4 of 30) or ``skc sync`` printed ``AttributeError:
+    exceptions`` and exited 1: the half-made click import left click's submodules loaded but
+    not named on the click imported again, and the handler of the interrupt asked
+    ``click.exceptions.Exit`` first. Now an interrupt is 130 before click is looked at."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_IN_CLICKS_IMPORT],
+        cwd=project,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "", "")

@@ -539,6 +539,8 @@ def _argv_verbose(args: Sequence[str]) -> bool:
 def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> int:
     """Turn any exception escaping a command into the kit's diagnostics; return the exit code."""
     args = sys.argv[1:] if args is None else args
+    if isinstance(exc, KeyboardInterrupt):  # first: a Ctrl-C in click's import left a click
+        return INTERRUPTED  # without the names of its submodules (AttributeError: exceptions)
     if isinstance(exc, click.exceptions.Exit):
         return exc.exit_code
     if isinstance(exc, SystemExit):
@@ -556,8 +558,6 @@ def handle_exception(exc: BaseException, args: Sequence[str] | None = None) -> i
         return 1
     if isinstance(exc, click.Abort) and isinstance(exc.__cause__, KeyboardInterrupt):
         return INTERRUPTED  # click's main makes Ctrl-C an Abort (after a newline on stderr)
-    if isinstance(exc, KeyboardInterrupt):
-        return INTERRUPTED
     if isinstance(exc, click.Abort):  # an EOFError in click's main
         click.echo("Aborted.", err=True)
         return 1
