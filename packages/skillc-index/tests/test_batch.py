@@ -1379,6 +1379,56 @@ def test_ctrl_c_lets_the_running_builds_finish_and_starts_no_other(
     )
 
 
+#: Where a worker gets SIGINT: the moment it is forked (an at-fork hook), or as its initializer
+#: makes it end with its parent (``end_with_parent``, which imports ctypes).
+SIGINT_IN_WORKER = {
+    "forked": "os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGINT))\n",
+    "initializer": (
+        "end_with_parent = batch.end_with_parent\n"
+        "def interrupted():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    end_with_parent()\n"
+        "batch.end_with_parent = interrupted\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("when", sorted(SIGINT_IN_WORKER))
+def test_a_ctrl_c_reaching_a_worker_as_it_starts_neither_prints_nor_breaks_the_pool(
+    clean_env: dict[str, str], project: Path, write_skill: WriteSkill, when: str
+) -> None:
+    """Ctrl-C reaches the whole process group: one that reached a worker between its fork and
+    its initializer's ``signal(SIGINT, SIG_IGN)`` (which came after ``end_with_parent``'s
+    slow import of ctypes) printed its ``KeyboardInterrupt`` traceback, and the pool broke:
+    ``error[E999]: BrokenProcessPool``, exit 1 (2 of 55 ``skc build --all`` interrupted as
+    it started). The workers start with SIGINT held, then ignore it: here each worker gets
+    SIGINT (:data:`SIGINT_IN_WORKER`), this process none, and the batch builds every skill
+    as if nothing happened."""
+    names = [f"s{number}" for number in range(4)]
+    for name in names:
+        write_skill(project / "skills" / name)
+    code = (
+        "import os, signal\n"
+        "import skillc_index.build.batch as batch\n"
+        "from skillc_index.cli import main\n"
+        "batch.usable_cores = lambda: 2  # a pool, whatever the machine\n"
+        f"{SIGINT_IN_WORKER[when]}"
+        "raise SystemExit(main(['build', 'skills/']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=project,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+    assert statuses(done.stdout) == dict.fromkeys(names, "built")
+
+
 def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
     clean_env: dict[str, str],
     skc_on_path: None,  # else the build warns that skc is not on PATH (this env lacks it)

@@ -1,14 +1,16 @@
 """The CPUs this process may run on: the one answer for every pool of workers in the kit
 (``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), the
 making of a pool of processes where the system may give none (:func:`process_pool`), and
-the end of a pool's worker process with its parent (:func:`end_with_parent`), and the C
+the end of a pool's worker process with its parent (:func:`end_with_parent`), Ctrl-C left
+to the parent (:func:`workers_starting`, :func:`worker_ignores_interrupts`), and the C
 library the kit calls through ctypes (:func:`c_library`)."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -17,7 +19,14 @@ if TYPE_CHECKING:
 
     from skillc_index.diagnostics import Notice
 
-__all__ = ["c_library", "end_with_parent", "process_pool", "usable_cores"]
+__all__ = [
+    "c_library",
+    "end_with_parent",
+    "process_pool",
+    "usable_cores",
+    "worker_ignores_interrupts",
+    "workers_starting",
+]
 
 T = TypeVar("T")
 
@@ -47,6 +56,39 @@ def process_pool(
             reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
             warn(Notice(f"no process pool ({reason or type(exc).__name__}): {doing} one at a time"))
         return None
+
+
+@contextmanager
+def workers_starting() -> Iterator[None]:
+    """The block that starts a pool's worker processes (its first ``submit``, ``map``):
+    SIGINT held (blocked) in this thread meanwhile, so that each worker starts with it
+    blocked until it ignores it (:func:`worker_ignores_interrupts`, its initializer's first
+    call); a Ctrl-C meanwhile is this process's once the block ends (a ``KeyboardInterrupt``
+    there). Ctrl-C signals the terminal's whole process group: one that reached a worker
+    forked a moment before printed a traceback of its ``KeyboardInterrupt`` (in an at-fork
+    hook, in its initializer's imports) and broke the pool (``BrokenProcessPool``, E999).
+    Nothing held where there is no ``pthread_sigmask`` (Windows)."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def worker_ignores_interrupts() -> None:
+    """In a worker process of a pool (its initializer, first): SIGINT ignored, then no longer
+    held (:func:`workers_starting`; one that came since the fork is dropped): Ctrl-C is the
+    parent's to handle, which lets the running work finish and starts none."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def end_with_parent() -> None:

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from skillc_index.build.jobs import BatchJob, NoSkillToBuild, NothingToBuild, batch_jobs
-from skillc_index.cores import end_with_parent, process_pool, usable_cores
+from skillc_index.cores import (
+    end_with_parent,
+    process_pool,
+    usable_cores,
+    worker_ignores_interrupts,
+    workers_starting,
+)
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
@@ -340,10 +346,11 @@ def build_skills(
 
         futures: dict[Future[list[BatchItem]], list[int]] = {}
         try:
-            futures = {
-                pool.submit(_build_group, [jobs[p] for p in positions]): positions
-                for positions in groups.values()
-            }
+            with workers_starting():  # a Ctrl-C meanwhile: raised here once they ignore it
+                futures = {
+                    pool.submit(_build_group, [jobs[p] for p in positions]): positions
+                    for positions in groups.values()
+                }
             for future in as_completed(futures):
                 collect(futures[future], future.result())
         except KeyboardInterrupt:
@@ -410,10 +417,8 @@ def _start_pool_worker(options: _Options, stop: Event) -> None:
     parent's to handle (a worker it reached died holding the pool's queue lock); once the
     parent sets ``stop`` (Ctrl-C), the worker starts no build. A parent killed otherwise
     (SIGTERM, SIGKILL) ends it too (:func:`~skillc_index.cores.end_with_parent`)."""
-    import signal
-
+    worker_ignores_interrupts()  # first: end_with_parent's import of ctypes takes a while
     end_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _start_worker(options)
     _worker["stop"] = stop
 
