@@ -395,9 +395,53 @@ def test_a_pool_worker_ends_with_the_process_that_started_it(
 
     calls: list[str] = []
     monkeypatch.setattr(_pool, "_worker", {})
+    monkeypatch.setattr(_pool, "worker_ignores_interrupts", lambda: calls.append("ignored"))
     monkeypatch.setattr(_pool, "end_with_parent", lambda: calls.append("asked"))
     _pool._start_worker((default_registry(),), False, None)
-    assert calls == ["asked"]
+    assert calls == ["ignored", "asked"]  # Ctrl-C left to the parent first
+
+
+#: ``skillc-lint skills --jobs 2``, the first folder a worker takes sending SIGINT to the
+#: whole process group (as a terminal's Ctrl-C) and linting it a second later.
+CTRL_C_WHILE_LINTING = """
+import os, signal, sys, time
+import skillc_lint._pool as pool
+from skillc_lint.cli import main
+lint_skill = pool.lint_skill
+def interrupting(folder, **options):
+    try:
+        os.close(os.open("first", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return lint_skill(folder, **options)
+    os.killpg(0, signal.SIGINT)
+    time.sleep(1)
+    return lint_skill(folder, **options)
+pool.lint_skill = interrupting
+sys.exit(main(["skills", "--jobs", "2", "--no-cache"]))
+"""
+
+
+def test_ctrl_c_while_workers_lint_exits_130_without_their_tracebacks(
+    many: Path, cwd: Path, clean_env: dict[str, str]
+) -> None:
+    """Ctrl-C of ``skc lint`` reaches the workers too (the terminal's whole process group):
+    each printed its multiprocessing traceback of a ``KeyboardInterrupt`` (in its lint, or
+    waiting for work) before the command ended with 130. The workers ignore SIGINT, as
+    build's do: the parent takes it, lets the folders being linted finish, and ends with 130,
+    printing nothing."""
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_LINTING],
+        cwd=cwd,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        start_new_session=True,  # its own group, as a terminal's foreground job
+    )
+    assert (cwd / "first").exists()  # a worker took a folder and sent the Ctrl-C
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
 
 
 def test_lint_folders_with_no_semaphores_lints_here_and_says_why(

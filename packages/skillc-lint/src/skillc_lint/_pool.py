@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import SkillcError
-from skillc_index.cores import end_with_parent, process_pool, usable_cores
+from skillc_index.cores import (
+    end_with_parent,
+    process_pool,
+    usable_cores,
+    worker_ignores_interrupts,
+    workers_starting,
+)
 from skillc_lint._cache import BATCH, ResultCache
 from skillc_lint._engine import LintResult, lint_skill
 from skillc_lint._registry import RuleRegistry
@@ -76,6 +82,8 @@ def _start_worker(
     cache: Path | None,
     leave_out: frozenset[str] = frozenset(),
 ) -> None:
+    worker_ignores_interrupts()  # first: Ctrl-C is the parent's (it printed each worker's
+    # KeyboardInterrupt traceback); the running folders finish, none starts (cancelled)
     end_with_parent()  # a parent killed (SIGTERM, SIGKILL) leaves no worker waiting for ever
     _worker.update(registries=registries, force=force, cache=_opened(cache), leave_out=leave_out)
 
@@ -159,7 +167,9 @@ def lint_folders(
     index = {id(rules): i for i, rules in enumerate(distinct)}
     try:
         jobs_ = zip(given, (index[id(rules)] for rules in each), strict=True)
-        for outcome in pool.map(_lint_in_worker, jobs_, chunksize=chunk):
+        with workers_starting():  # they start with SIGINT held, until they ignore it
+            outcomes = pool.map(_lint_in_worker, jobs_, chunksize=chunk)
+        for outcome in outcomes:
             yield outcome.error() if isinstance(outcome, _Failed) else outcome
     finally:  # also when the caller stops early: what has not started is cancelled
         pool.shutdown(cancel_futures=True)
