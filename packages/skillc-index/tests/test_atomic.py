@@ -6,11 +6,12 @@ import errno
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from skillc_index.atomic import staging_dir
+from skillc_index.atomic import abandoned, staging_dir
 
 
 def _dead_pid() -> int:
@@ -221,3 +222,23 @@ def test_pinned_sweep_removes_what_dead_runs_left_only(tmp_path: Path) -> None:
         assert folder.abandoned("alpha.build") == [dead]
         folder.sweep("alpha.build")
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([alive, other, "alpha"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc")
+def test_what_a_zombie_left_is_abandoned(tmp_path: Path) -> None:
+    """A staging folder of a process ended but not reaped (a zombie: a killed build's worker
+    in a container whose init reaps nothing) was taken for a running build's, and kept for
+    good: ``os.kill(pid, 0)`` succeeds for a zombie."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{child.pid}/stat").read_bytes().rpartition(b")")[2].split()[:1] != [
+            b"Z"
+        ]:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        left = tmp_path / f".demo.build.{child.pid}-0123abcd"
+        left.mkdir()
+        assert abandoned(tmp_path, "demo.build") == [left]
+    finally:
+        child.wait()

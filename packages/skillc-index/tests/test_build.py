@@ -1672,3 +1672,22 @@ def test_an_index_damaged_in_place_is_built_again(
         "stale: the index file is damaged",
     )
     assert build("demo").compiled.index.action == "up-to-date"
+
+
+def test_a_skill_up_to_date_removes_what_a_killed_build_of_it_left(
+    build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """A build killed (SIGKILL) left its staging folder, a partial search database, in the
+    runtime store; only a build that wrote the skill again removed it, so one of a skill
+    left as it was stayed for good. A build finding the skill up to date removes it too
+    (of a process gone; a running build's stays)."""
+    write_skill(store / "demo")
+    build("demo")
+    runtimes = project / ".skillc" / "runtime"
+    left = runtimes / f".demo.build.{_dead_pid()}-0badc0de" / ".skillc-meta"
+    running = runtimes / f".demo.build.{os.getppid()}-0badc0de"
+    left.mkdir(parents=True)
+    (left / "search-0123456789abcdef.db").write_bytes(b"SQLite format 3\0")
+    running.mkdir()
+    assert build("demo").compiled.up_to_date
+    assert sorted(path.name for path in runtimes.iterdir()) == sorted(["demo", running.name])

@@ -80,3 +80,31 @@ def test_without_the_kernel_s_help_a_thread_ends_the_worker() -> None:
     """Where there is no prctl (macOS, Windows) a daemon thread waits for the parent's end."""
     before = "cores._killed_with_parent = lambda: False  # inherited by the fork\n"
     assert workers_left(POOL.format(before=before, method="fork")) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc")
+def test_a_zombie_or_a_process_started_since_is_not_the_maker_that_runs() -> None:
+    """A killed build's staging folder stayed for good when its pid was a zombie's (ended,
+    not reaped: a container whose init reaps nothing) or another process's that took the
+    pid since (``os.kill(pid, 0)`` succeeds for both). ``running(pid, since)`` says no to
+    both: a zombie's state, a process started after the folder last changed."""
+    from skillc_index.cores import running
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+    try:
+        now = time.time()
+        assert running(child.pid) and running(child.pid, now)
+        assert not running(child.pid, now - 3600)  # changed an hour before it started
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{child.pid}/stat").read_bytes().rpartition(b")")[2].split()[0] != b"Z":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.kill(child.pid, 0)  # a zombie: there for kill()
+    assert not running(child.pid) and not running(child.pid, time.time())
+    child.wait()
+    assert not running(child.pid)

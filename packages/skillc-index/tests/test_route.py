@@ -1021,6 +1021,26 @@ def test_uninstall_removes_what_a_build_killed_during_install_left(
     assert running.is_dir()
 
 
+def test_uninstall_removes_a_router_a_killed_install_staged(
+    cli: Callable[..., Run], claude: Path
+) -> None:
+    """``route install`` killed after its manifest left its staged router,
+    ``.skill-router.route.<pid>-<hex>``, in the agent folder: only a run writing a router
+    again removed it, not uninstall, and the folder uninstall restored held it for good.
+    Uninstall removes it (of a process gone); near miss: one a running install is staging
+    stays."""
+    route_json(cli, "install")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    killed = claude / f".{ROUTER_NAME}.route.{dead.pid}-0123abcd"
+    running = claude / f".{ROUTER_NAME}.route.{os.getpid()}-89abcdef"
+    for staged in (killed, running):
+        staged.mkdir()
+        (staged / "SKILL.md").write_text("---\nname: skill-router\n---\n", encoding="utf-8")
+    route_json(cli, "uninstall")
+    assert not killed.exists() and running.is_dir()
+
+
 def test_a_runtime_whose_skill_stays_behind_the_router_stays(
     cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
 ) -> None:

@@ -328,6 +328,8 @@ def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
 
 def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
     """:func:`abandoned`'s names in ``parent`` (a path, or a readable descriptor of it)."""
+    from skillc_index.cores import running
+
     starts = {f".{_stem(name)}." for name in prefixes}
     try:
         listed = os.listdir(parent)  # noqa: PTH208
@@ -336,9 +338,20 @@ def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
     found: list[str] = []
     for name in sorted(name for name in listed if name[: name.rfind(".") + 1] in starts):
         pid = temporary_pid(name)
-        if pid is not None and not _running(pid):
+        if pid is not None and not running(pid, _changed_at(parent, name)):
             found.append(name)
     return found
+
+
+def _changed_at(parent: Path | int, name: str) -> float | None:
+    """The ``st_ctime`` of ``parent``'s entry ``name`` (not followed; a time nobody can set
+    back): its maker ran then. None when it cannot be read."""
+    try:
+        if isinstance(parent, int):
+            return os.stat(name, dir_fd=parent, follow_symlinks=False).st_ctime
+        return os.lstat(parent / name).st_ctime
+    except OSError:
+        return None
 
 
 def _abandoned_in(folder: int, prefixes: Sequence[str]) -> list[str]:
@@ -405,19 +418,6 @@ def _open_folder(folder: Path, *, follow: bool = True, make: bool = False) -> in
         os.close(fd)
         raise
     return fd
-
-
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` exists (one of another user counts: it may be ours)."""
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 def write_file_atomic(

@@ -1,7 +1,8 @@
 """The CPUs this process may run on: the one answer for every pool of workers in the kit
 (``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), the
 making of a pool of processes where the system may give none (:func:`process_pool`), and
-the end of a pool's worker process with its parent (:func:`end_with_parent`), Ctrl-C left
+the end of a pool's worker process with its parent (:func:`end_with_parent`), whether the
+process that made a temporary file still runs (:func:`running`), Ctrl-C left
 to the parent (:func:`workers_starting`, :func:`worker_ignores_interrupts`), and the C
 library the kit calls through ctypes (:func:`c_library`)."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ __all__ = [
     "c_library",
     "end_with_parent",
     "process_pool",
+    "running",
     "usable_cores",
     "worker_ignores_interrupts",
     "workers_starting",
@@ -155,6 +157,73 @@ def c_library() -> ctypes.CDLL | None:
                 libc = None
         _LIBC.append(libc)
     return _LIBC[0]
+
+
+#: How much later than an entry's last change (:func:`_changed_at`) a process may seem to
+#: have started and still be taken for its maker: ``/proc/stat``'s boot time is in whole
+#: seconds, and a clock set forward meanwhile makes a start look later than it was.
+_START_SLACK_S = 5.0
+
+
+def running(pid: int, since: float | None = None) -> bool:
+    """Whether a process ``pid`` runs (one of another user counts: it may be ours) that may
+    have made an entry changed last at ``since`` (its ``st_ctime``). Where ``/proc`` tells
+    (Linux), a zombie (ended, its parent gone without reaping it, as in a container whose
+    init reaps none) runs no more, and one started after ``since`` (and
+    :data:`_START_SLACK_S`) is another that took the pid: a killed build's staging folder
+    was kept for good by either."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OverflowError:
+        return True
+    except PermissionError:
+        pass
+    found = _process_start(pid)
+    if found is None:
+        return True
+    state, started = found
+    if state in ("Z", "X"):
+        return False
+    return since is None or started is None or started <= since + _START_SLACK_S
+
+
+def _process_start(pid: int) -> tuple[str, float | None] | None:
+    """The state of process ``pid`` (``R``, ``S``, ``Z``...) and when it started (seconds
+    since the epoch; None when the boot time is unknown), from ``/proc``; None where there is
+    no ``/proc`` or the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read(4096)
+    except OSError:
+        return None
+    fields = text[text.rfind(b")") + 2 :].split()  # past "pid (name) ": name may hold spaces
+    try:
+        ticks = int(fields[19])  # starttime, field 22: clock ticks after the boot
+        boot = _boot_time()
+        hertz = os.sysconf("SC_CLK_TCK")
+    except (IndexError, ValueError, OSError):
+        return (fields[0].decode("ascii", "replace"), None) if fields else None
+    return fields[0].decode("ascii", "replace"), None if boot is None else boot + ticks / hertz
+
+
+_BOOT: list[float | None] = []  # read once (_boot_time)
+
+
+def _boot_time() -> float | None:
+    """When the system booted (``btime`` of ``/proc/stat``, seconds since the epoch)."""
+    if not _BOOT:
+        found = None
+        with suppress(OSError, ValueError), open("/proc/stat", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"btime "):
+                    found = float(line.split()[1])
+                    break
+        _BOOT.append(found)
+    return _BOOT[0]
 
 
 def _exit_after(parent: BaseProcess) -> None:

@@ -340,6 +340,18 @@ def _remove_stray(index: Path) -> None:
             index.unlink()
 
 
+def _sweep_builds(runtime: Path, runtimes: str | None) -> None:
+    """Remove the staging folders killed builds of ``runtime`` left beside it
+    (``.<name>.build.<pid>-<hex>``, of a process gone), as :func:`_install` does before it
+    writes: a skill up to date was never written again, and its leftover (a partial search
+    database) stayed for good. One that cannot be removed, or a store swapped, is left."""
+    from skillc_index.files import real_path
+
+    real = runtimes or real_path(runtime.parent)
+    with suppress(OSError, SkillcError), _pinned(real, runtime) as store:
+        store.sweep(f"{runtime.name}.build")
+
+
 @contextmanager
 def _pinned(real: str, runtime: Path) -> Iterator[Pinned]:
     """The runtime store at ``real`` (:meth:`Pinned.at`, made when missing): one of its
@@ -459,6 +471,8 @@ def _compile(
             pointers,
             runtimes,
         )
+    else:  # nothing to write: what killed builds of it left is removed all the same
+        _sweep_builds(runtime, runtimes)
 
     if counts is None:
         report = IndexReport(state.path, "up-to-date", "", tokenizer, None)

@@ -30,6 +30,7 @@ __all__ = [
     "router_state_of",
     "router_text",
     "sha256_hex",
+    "sweep_router",
     "write_router",
 ]
 
@@ -160,7 +161,7 @@ def router_staged(folder: Pinned | None, place: RoutePlace, count: int) -> Itera
         yield None
         return
     with creating(place.router):
-        _sweep(folder)
+        sweep_router(folder)
         staging = _staged(folder, router_text(count, place.agent, place.scope))
     try:
         yield staging
@@ -169,8 +170,10 @@ def router_staged(folder: Pinned | None, place: RoutePlace, count: int) -> Itera
             folder.remove(staging)
 
 
-def _sweep(folder: Pinned) -> None:
-    """Remove what killed runs left in ``folder``: an old router, an unfinished one."""
+def sweep_router(folder: Pinned) -> None:
+    """Remove what killed runs left in ``folder``: an old router, an unfinished one (of a
+    process gone); done wherever a router is written, and by uninstall (an install killed
+    after its manifest left a staged router that nothing else removed)."""
     folder.sweep(f"{ROUTER_NAME}.old", f"{ROUTER_NAME}.route")
 
 
@@ -184,7 +187,7 @@ def write_router(folder: Pinned, text: str, staged: str | None = None) -> None:
     naming the router."""
     with creating(folder.path / ROUTER_NAME):
         if staged is None:
-            _sweep(folder)
+            sweep_router(folder)
         elif not _holds(folder, staged, text.encode("utf-8")):
             folder.remove(staged)  # its room first: the disk may have no more
             staged = None

@@ -49,6 +49,7 @@ from skillc_index.route.router_skill import (
     router_state_of,
     router_text,
     sha256_hex,
+    sweep_router,
     write_router,
 )
 from skillc_index.route.runtimes import remove_built_runtimes
@@ -125,6 +126,9 @@ def _uninstall(
     _known_again(place, layout, manifest)
     _check_writable(place, layout, (), "absent")  # the manifest, the moves back: before any
     router_state = router_state_of(place.router, manifest.router_sha256)
+    if pins is not None and folder.is_dir():  # a router a killed install staged, left there
+        with contextlib.suppress(OSError):
+            sweep_router(pins.agent(place))
     skills: list[RoutedSkill] = []
     left: list[SkillLeft] = []
     remaining: list[MoveRecord] = []
