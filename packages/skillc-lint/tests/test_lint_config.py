@@ -333,3 +333,19 @@ def test_a_long_config_value_or_key_is_shown_cut(lint: Run, cwd: Path) -> None:
     assert all(len(line) < 600 and "…" in line for line in lines), [len(x) for x in lines]
     assert any("invalid severity 'AAAA" in line for line in lines)
     assert any("invalid setting ['a', 'a'" in line for line in lines)
+
+
+def test_an_empty_or_blank_list_item_is_a_warning_not_a_stopped_run(lint: Run, cwd: Path) -> None:
+    """``[lint.SKL108] patterns = ["  "]`` in one skill's own pyproject.toml stopped the run
+    with E999 (IndexError) before the skills after it; now that option is refused, as every
+    bad option is, and every skill is linted."""
+    for name in ("s1", "s2", "s3"):
+        put(cwd / "many" / name, "---\nname: {name}\ndescription: Use when x.\n---\n# {name}\n")
+    write(cwd / "many" / "s2" / "pyproject.toml", '[tool.skillc.lint.SKL108]\npatterns = ["  "]\n')
+    write(cwd / ".skillc" / "config.toml", '[lint.SKL401]\nexceptions = ["README.md", ""]\n')
+    proc = lint("many", "--format", "json", script=True)
+    assert proc.returncode == 0, proc.stderr
+    assert findings(proc) == {"s1": [], "s2": [], "s3": []}
+    assert "Traceback" not in proc.stderr and "E999" not in proc.stderr
+    assert "SKL108: option 'patterns' must not hold an empty or blank string" in proc.stderr
+    assert "SKL401: option 'exceptions' must not hold an empty or blank string" in proc.stderr

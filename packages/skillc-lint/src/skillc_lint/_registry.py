@@ -386,8 +386,11 @@ def _option_problem(rule: Rule, key: str, value: Any) -> str | None:
     elif isinstance(default, str):
         if not isinstance(value, str):
             return f"option '{key}' must be a string, not {shown(repr(value))}"
-    elif isinstance(default, (list, tuple)) and (
-        not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value)
-    ):
-        return f"option '{key}' must be a list of strings, not {shown(repr(value))}"
+    elif isinstance(default, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            return f"option '{key}' must be a list of strings, not {shown(repr(value))}"
+        if not all(v.strip() for v in value):  # an empty pattern, field or file name means nothing
+            return (
+                f"option '{key}' must not hold an empty or blank string, not {shown(repr(value))}"
+            )
     return None
