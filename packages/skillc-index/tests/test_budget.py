@@ -44,12 +44,13 @@ def claude(project: Path) -> Path:
     return folder
 
 
-def small_budget(layout: Layout) -> None:
-    """400 characters (100 tokens): 1,000 tokens x 4 characters x 10%."""
-    assert layout.project_config is not None
-    layout.project_config.write_text(
-        "[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8"
-    )
+def small_budget(layout: Layout, *, home: bool = False) -> None:
+    """400 characters (100 tokens): 1,000 tokens x 4 characters x 10%; ``home``: in the
+    global config (a listing holding a home folder takes no project's ``[budget]``)."""
+    config = layout.global_config if home else layout.project_config
+    assert config is not None
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8")
 
 
 def test_the_default_budget_is_one_percent_of_200k(layout: Layout, claude: Path) -> None:
@@ -232,7 +233,7 @@ def test_the_entries_tokens_add_up_to_the_folders(
 def test_cli_text_is_a_table_per_agent(
     cli: Callable[..., Run], layout: Layout, claude: Path, home: Path
 ) -> None:
-    small_budget(layout)
+    small_budget(layout, home=True)
     agent_skill(home / ".claude" / "skills", "mine", "Home skill.")
     result = list_budget(cli)
     assert result.returncode == 0, result.stderr

@@ -22,14 +22,17 @@ def _skill(folder: Path, name: str, description: str) -> None:
     (folder / name / "SKILL.md").write_text(text, encoding="utf-8")
 
 
-def _budget(layout: Layout, context: int) -> None:
-    assert layout.project_config is not None
-    layout.project_config.write_text(f"[budget]\ncontext_tokens = {context}\n", encoding="utf-8")
+def _budget(layout: Layout, context: int, *, home: bool = False) -> None:
+    """``home``: in the global config (a listing holding a home folder takes no project's)."""
+    config = layout.global_config if home else layout.project_config
+    assert config is not None
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(f"[budget]\ncontext_tokens = {context}\n", encoding="utf-8")
 
 
-def _codex_budget(layout: Layout, chars: int) -> None:
+def _codex_budget(layout: Layout, chars: int, *, home: bool = False) -> None:
     """A window of which Codex's 2% is ``chars`` characters (x 4 characters a token)."""
-    _budget(layout, -(-chars * 25 // 2))
+    _budget(layout, -(-chars * 25 // 2), home=home)
 
 
 def _bare(folder: Path, *names: str) -> int:
@@ -113,7 +116,7 @@ def test_codex_omits_the_home_folders_skills_first_whatever_their_use(
     home = layout.home / ".agents" / "skills"
     for folder, name in ((agents, "zeta"), (agents, "omega"), (home, "alpha")):
         _skill(folder, name, "Does one thing well.")
-    _codex_budget(layout, _bare(agents, "zeta", "omega"))  # the project's names alone
+    _codex_budget(layout, _bare(agents, "zeta", "omega"), home=True)  # the project's names
     used = {str(home / "alpha"): 50.0}  # used the most: Codex does not look
     (folder,) = listing_budgets(layout, load_config(layout, env={}), agent="codex", usage=used)
     states = {entry.name: folder.state(i) for i, entry in enumerate(folder.entries)}

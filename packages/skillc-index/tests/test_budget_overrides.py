@@ -49,6 +49,16 @@ def write_json(path: Path, data: Any) -> Path:
     return path
 
 
+SMALL = "[budget]\ncontext_tokens = 1000\npercent = 10\n"
+
+
+def home_budget(layout: Layout, text: str = SMALL) -> None:
+    """The global config's ``[budget]``: the only one (with the environment's) that prices a
+    listing holding a home folder, whatever the project's says."""
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.write_text(text, encoding="utf-8")
+
+
 def run_json(cli: Callable[..., Run], *args: str) -> dict[str, Any]:
     done = cli("skillc_index")("list", "--budget", *args, "--format", "json")
     assert done.returncode == 0, done.stderr
@@ -273,12 +283,28 @@ def test_a_symlink_within_the_project_is_written_through(
 
 
 def test_the_home_folder_writes_the_user_settings(
-    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill, over: Path
+    cli: Callable[..., Run],
+    layout: Layout,
+    home: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    over: Path,
 ) -> None:
     folder = home / ".claude" / "skills"
     for name in ("one", "two", "six"):
         write_skill(folder / name, description=name * 84)
     user = write_json(home / ".claude" / "settings.json", OTHER)
+    # the checkout's [budget] (the over fixture's 100 tokens) does not price the home folder:
+    # a project-controlled file never directs a write into the user's own settings
+    data = run_json(cli, "--scope", "global", "--apply", "overrides")
+    assert data["overrides"] == []  # within its budget: Claude Code's default, not 100
+    assert [(f["scope"], f["budget_tokens"]) for f in data["budget"]] == [("global", 2000)]
+    assert json.loads(user.read_text(encoding="utf-8")) == OTHER
+    # nor does it in a listing of both scopes: the project's own entries are not written then
+    run_json(cli, "--apply", "overrides")
+    assert json.loads(user.read_text(encoding="utf-8")) == OTHER
+    assert not local_settings(project).exists()
+    home_budget(layout)  # the user's own [budget] does
     data = run_json(cli, "--scope", "global", "--apply", "overrides")
     (plan,) = data["overrides"]
     assert (plan["scope"], plan["settings"]) == ("global", str(user))
@@ -362,6 +388,7 @@ def test_when_the_names_alone_do_not_fit_it_says_so(
         "install -t claude lists one router skill instead of every skill" in text
     )
     home = cli("skillc_index")  # the home folder's is routed with --global (it was not)
+    home_budget(layout, "[budget]\ncontext_tokens = 1000\npercent = 5\n")
     (layout.home / ".claude").mkdir(exist_ok=True)
     (project / ".claude" / "skills").rename(layout.home / ".claude" / "skills")
     text = home("list", "--budget", "--scope", "global", "--apply", "overrides", "-n").stdout
@@ -597,6 +624,7 @@ def test_reset_takes_out_the_user_settings_skillc_wrote_whatever_claude_config_d
     for name in ("one", "two", "six"):
         write_skill(home / ".claude" / "skills" / name, description=name * 84)
     default = write_json(home / ".claude" / "settings.json", OTHER)
+    home_budget(layout)
     run_json(cli, "--scope", "global", "--apply", "overrides")
     assert json.loads(default.read_text(encoding="utf-8"))["skillOverrides"] == {
         "two": "name-only",

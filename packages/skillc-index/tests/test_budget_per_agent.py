@@ -30,8 +30,8 @@ def test_claude_codes_folders_share_one_budget(
     400-character budget: their one listing (431) is not. The plugin's skill, listed last,
     loses its description; skillOverrides does not apply to it, so --apply sets the next one,
     the home folder's, in the home's settings (each folder alone: nothing to apply)."""
-    assert layout.project_config is not None
-    layout.project_config.write_text(
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.write_text(  # a listing with a home folder: not the project's budget
         "[budget]\ncontext_tokens = 1000\npercent = 10\n", encoding="utf-8"
     )
     (project / ".git").mkdir()
@@ -119,8 +119,8 @@ def test_only_claude_code_is_told_of_its_settings(
     """Cursor's folder, priced as Claude Code lists it, over its budget: the suggestions are
     the agent-neutral ones (they named Claude Code's skillOverrides and
     skillListingBudgetFraction, which Cursor never reads); Claude Code's name its settings."""
-    assert layout.project_config is not None
-    layout.project_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
     for folder in (".cursor", ".claude"):
         for name in ("alpha", "beta", "gamma"):
             write_skill(project / folder / "skills" / name, description=name * 20)
@@ -137,8 +137,8 @@ def test_the_route_advice_names_the_folder_over_its_budget(
     its own folder (a bare ``skc route`` led to ``route install``, which routes the project's
     ``.claude/skills``, here within its budget); an agent reading several folders is told
     one command a folder, and a plugin's folder (route cannot take it) none."""
-    assert layout.project_config is not None
-    layout.project_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
+    layout.global_config.parent.mkdir(parents=True, exist_ok=True)
+    layout.global_config.write_text("[budget]\ncontext_tokens = 1000\npercent = 2\n")
     write_skill(project / ".claude" / "skills" / "small", description="Small.")
     for folder in (project / ".cursor", home / ".agents"):
         for name in ("alpha", "beta", "gamma"):

@@ -98,6 +98,10 @@ class Config(Record):
     unknown window, 8,000 characters)."""
     budget_percent: float = 1.0
     """``[budget].percent``: the share of that window the listing may take (Claude Code: 1)."""
+    home_budget: tuple[int | None, float] | None = None
+    """``[budget]`` (context tokens, percent) without the project's config, when it sets one:
+    what prices a listing that holds a home folder (a checkout does not decide what ``skc
+    list --budget --apply overrides`` writes into the user's settings); None: the same."""
     stats_url: str = ""
     """``[stats].url`` (or ``$SKILLC_STATS_URL``): the team store, a ``postgresql://`` URL
     (``""``: none). Never read from a project's config."""
@@ -550,11 +554,15 @@ def load_config(
     files: list[Path] = []
     ignored: dict[Path, str] = {}
 
+    unprojected: dict[str, Any] = {}  # [budget] from every source but the project's
+
     def apply(values: Mapping[str, Any], origin: str) -> None:
         for key, value in values.items():
             merged.pop(key, None)  # in the order of its file: in [lint], the last key wins
             merged[key] = value
             origins[key] = origin
+            if origin != "project" and key.startswith("budget."):
+                unprojected[key] = value
 
     apply(DEFAULTS, "default")
     if project_file is not None and not project_file.is_file():
@@ -601,14 +609,20 @@ def load_config(
         prefix = f"{name}."
         return {k[len(prefix) :]: v for k, v in merged.items() if k.startswith(prefix)}
 
-    context = merged["budget.context_tokens"]
+    def budget(values: Mapping[str, Any]) -> tuple[int | None, float]:
+        context = values["budget.context_tokens"]
+        return None if context is None else int(context), float(values["budget.percent"])
+
+    context, percent = budget(merged)
+    home = budget(unprojected)
     return Config(
         tokenizer=str(merged["search.tokenizer"]),
         lint=_nested_rules(table("lint")),
         targets={k: str(v) for k, v in table("targets").items()},
         libraries={k: tuple(v) for k, v in table("libraries").items()},
-        budget_context_tokens=None if context is None else int(context),
-        budget_percent=float(merged["budget.percent"]),
+        budget_context_tokens=context,
+        budget_percent=percent,
+        home_budget=None if home == (context, percent) else home,
         stats_url=str(merged["stats.url"]),
         origins=origins,
         files=tuple(files),

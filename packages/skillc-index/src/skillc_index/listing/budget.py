@@ -266,7 +266,8 @@ def _listing(
     from skillc_index.listing.overrides import NAME_ONLY
 
     model, reads = model_of(agent), fields_of(agent)
-    budget, limit = listing_settings(model, config, overrides)
+    home = any(root.scope == "global" for root in roots)
+    budget, limit = listing_settings(model, config, overrides, home=home)
     chosen = {} if overrides is None else overrides.values
     applied: dict[str, str] = {}
     entries: list[ListingEntry] = []
@@ -317,17 +318,23 @@ def _listing(
 
 
 def listing_settings(
-    model: AgentName, config: Config, claude: ClaudeOverrides | None
+    model: AgentName, config: Config, claude: ClaudeOverrides | None, *, home: bool = False
 ) -> tuple[int, int]:
     """The characters ``model``'s listing may take and an entry's description cut: Claude
     Code's settings (``claude``: ``skillListingBudgetFraction``, ``skillListingMaxDescChars``,
     read by :func:`~skillc_index.listing.overrides.claude_overrides`) where they are set, else
     the configuration's ``[budget] percent`` and :data:`MAX_ENTRY_DESCRIPTION`. The one
-    pricing of a listing's budget: ``list --budget``'s and ``eval``'s."""
+    pricing of a listing's budget: ``list --budget``'s and ``eval``'s. ``home``: the listing
+    holds a home folder, priced with the global config's and the environment's ``[budget]``
+    only (:attr:`Config.home_budget`): a checkout's must not decide what ``--apply
+    overrides`` writes into the user's own settings, as ``stats.url`` is never a project's."""
+    context, percent = config.budget_context_tokens, config.budget_percent
+    if home and config.home_budget is not None:
+        context, percent = config.home_budget
     fraction = None if claude is None else claude.fraction
-    percent = config.budget_percent if fraction is None else fraction * 100
+    percent = percent if fraction is None else fraction * 100
     limit = None if claude is None else claude.max_desc_chars
-    budget = listing_budget(model, config.budget_context_tokens, percent)
+    budget = listing_budget(model, context, percent)
     return budget, MAX_ENTRY_DESCRIPTION if limit is None else limit
 
 
