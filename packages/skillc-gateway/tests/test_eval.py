@@ -1014,17 +1014,17 @@ def test_a_path_that_is_no_folder_is_an_error_not_an_empty_library(
 
 
 def test_a_named_library_of_the_configuration(
-    gateway: Any, eval_json: Any, library: Path, project: Path, write_skill: Any
+    gateway: Any, eval_json: Any, library: Path, project: Path, home: Path, write_skill: Any
 ) -> None:
     """``[libraries]`` names sets of folders (a project's relative paths from its root);
     ``--library NAME`` scores against one; an unknown name is E100 naming the known ones."""
     write_skill(project / "vendor" / "skills" / "slides", description="Make slide decks.")
     config = project / ".skillc" / "config.toml"
     config.parent.mkdir(exist_ok=True)
-    config.write_text(
-        f'[libraries]\nteam = [{json.dumps(str(library))}]\nlocal = ["vendor/skills"]\n',
-        encoding="utf-8",
-    )
+    config.write_text('[libraries]\nlocal = ["vendor/skills"]\n', encoding="utf-8")
+    mine = home / ".skillc" / "config.toml"  # the user's own config: any folder
+    mine.parent.mkdir(exist_ok=True)
+    mine.write_text(f"[libraries]\nteam = [{json.dumps(str(library))}]\n", encoding="utf-8")
     assert eval_json("--library", "team")[1]["library"] == 4
     assert eval_json("--library", "local")[1]["library"] == 1
     done = gateway("eval", "--library", "nosuch")  # a bad value: a usage error
@@ -1037,6 +1037,38 @@ def test_a_named_library_of_the_configuration(
     )
     both = gateway("eval", "--library", "team", "--path", str(library))
     assert both.returncode == 1 and "not both" in both.stderr
+
+
+def test_a_projects_library_stays_inside_the_project(
+    gateway: Any, library: Path, project: Path, write_skill: Any
+) -> None:
+    """A checkout's ``[libraries] team = ["/"]`` made ``eval --library team`` walk the whole
+    disk (the MCP server confined it, the command line did not): a project's folder outside
+    the project is left out with a warning naming it, as its ``[targets]`` are; none left is
+    E100. ``--path`` takes any folder the user gives."""
+    write_skill(project / "vendor" / "skills" / "slides", description="Make slide decks.")
+    config = project / ".skillc" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    far = json.dumps(str(library))
+    config.write_text(
+        f'[libraries]\nteam = ["vendor/skills", {far}, "../.."]\ndisk = ["/"]\n',
+        encoding="utf-8",
+    )
+    done = gateway("eval", "--library", "team", "--format", "json")
+    assert json.loads(done.stdout)["library"] == 1  # vendor/skills alone
+    said = "is not inside the project; left out (a project's library stays in it"
+    assert [line for line in done.stderr.splitlines() if said in line] == [
+        f"warning: config [libraries] team: {folder!r} {said}: 'skc eval --path DIR' takes "
+        "any folder)"
+        for folder in (str(library), "../..")
+    ]
+    done = gateway("eval", "--library", "disk")
+    assert done.returncode == 1 and done.stderr.startswith(
+        "error[E100]: invalid option: 'library 'disk' of the project's config has no folder "
+        "inside the project ('/': 'skc eval --path DIR' takes any folder)'"
+    )
+    done = gateway("eval", "--path", str(library), "--format", "json")
+    assert json.loads(done.stdout)["library"] == 4
 
 
 @pytest.mark.parametrize(

@@ -355,18 +355,20 @@ def test_init_never_writes_where_the_projects_config_points(
     gateway: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:
     """``[libraries] team`` of the project's config named a folder outside it, and ``eval
-    --library team --init NAME`` wrote there: the project's config directs no write out (E012,
-    as an agent-folder entry linked out). Near misses: the folder given on the command line,
-    and a library of the user's own config, are written."""
+    --library team --init NAME`` wrote there: the project's config directs no write out (its
+    folder outside the project is left out: E100 with none left, as a project's ``[targets]``
+    are kept). Near misses: the folder given on the command line, and a library of the user's
+    own config, are written."""
     lib = tmp_path / "lib"
     linked = write_skill(lib / "linked-skill", description="Do linked things.")
     (project / ".skillc" / "config.toml").write_text(
         f"[libraries]\nteam = [{json.dumps(str(lib))}]\n", encoding="utf-8"
     )
-    done = gateway("eval", "--library", "team", "--init", "linked-skill")
-    assert done.returncode == 1 and done.stderr.startswith("error[E012]"), done.stderr
-    assert not (linked / "evals").exists()
-    done = gateway("eval", "--library", "team", "--init", str(linked))
+    for given in ("linked-skill", str(linked)):
+        done = gateway("eval", "--library", "team", "--init", given)
+        assert done.returncode == 1 and done.stderr.startswith("error[E100]"), done.stderr
+        assert not (linked / "evals").exists()
+    done = gateway("eval", "--path", str(lib), "--init", str(linked))
     assert done.returncode == 0, done.stderr
     (linked / "evals" / "triggers.yaml").unlink()
     (project / ".skillc" / "config.toml").unlink()

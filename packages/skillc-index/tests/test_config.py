@@ -501,11 +501,13 @@ def test_named_libraries_merge_by_name_and_resolve_from_where_they_were_set(
     config = load_config(layout, env={})
     assert config.libraries == {"team": ("vendor/skills", "/abs/skills"), "mine": ("lib",)}
     assert [t for t in texts(config) if "library 'bad'" in t]
-    assert config.library("team", layout.project_root, layout.home) == (
-        layout.project_root / "vendor/skills",
-        Path("/abs/skills"),
-    )
-    assert config.library("mine", layout.project_root, layout.home) == (layout.home / "lib",)
+    # a project's folder outside the project is left out, with a warning naming it
+    folders, left_out = config.library("team", layout.project_root, layout.home)
+    assert folders == (layout.project_root / "vendor/skills",)
+    assert [n.text.split(";")[0] for n in left_out] == [
+        "config [libraries] team: '/abs/skills' is not inside the project"
+    ]
+    assert config.library("mine", layout.project_root, layout.home) == ((layout.home / "lib",), ())
 
 
 def test_a_library_s_tilde_is_the_skillc_home_as_a_target_s_is(
@@ -517,8 +519,8 @@ def test_a_library_s_tilde_is_the_skillc_home_as_a_target_s_is(
     write(layout.global_config, '[libraries]\nteam = ["~/team", "~"]\n[targets]\nt = "~/t"\n')
     config = load_config(layout, env={})
     assert config.library("team", layout.project_root, layout.home) == (
-        layout.home / "team",
-        layout.home,
+        (layout.home / "team", layout.home),
+        (),
     )
     assert layout.target_root("t", "global", config.targets) == layout.home / "t"
 

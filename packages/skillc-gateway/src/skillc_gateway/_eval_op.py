@@ -241,7 +241,8 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
 
             raise InvalidOption("give a library or paths, not both")
         layout = session.layout
-        folders = session.config.library(params.library, layout.project_root, layout.home)
+        folders, left_out = session.config.library(params.library, layout.project_root, layout.home)
+        session.warn(left_out)  # a project's folder outside it: left out, as its [targets]
         paths = tuple(str(folder) for folder in folders)
         # confined as ``path`` is (the MCP server): a project's [libraries] entry is a
         # checkout's choice, and it named folders outside the project, or ``/``

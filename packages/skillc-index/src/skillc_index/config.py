@@ -117,22 +117,46 @@ class Config(Record):
     notices: tuple[Notice, ...] = ()
     """Problems found (unknown keys, bad values, unreadable files): to print, never fatal."""
 
-    def library(self, name: str, project_root: Path | None, home: Path) -> tuple[Path, ...]:
+    def library(
+        self, name: str, project_root: Path | None, home: Path
+    ) -> tuple[tuple[Path, ...], tuple[Notice, ...]]:
         """The folders of ``[libraries] NAME`` (``~/`` is ``home``, the skillc home, as in
         ``[targets]``; a relative path against the project root when the project's config set
-        it, else ``home``); E100 when no library has that name."""
+        it, else ``home``), and a warning for each folder of a project's entry left out: one
+        not really inside the project (a checkout's ``team = ["/"]`` made ``skc eval
+        --library team`` walk the disk), as :func:`~skillc_index.inventory.folders.
+        trusted_targets` keeps its ``[targets]``. E100 when no library has that name, or a
+        project's has no folder left."""
+        from skillc_index.diagnostics import InvalidOption
+
         folders = self.libraries.get(name)
         if folders is None:
-            from skillc_index.diagnostics import InvalidOption
-
             known = ", ".join(sorted(self.libraries)) or "none: add [libraries] to the config"
             raise InvalidOption(f"no library named '{name}' (known: {known})", usage=True)
         project = self.project_library(name)
         base = project_root if project and project_root is not None else home
-        return tuple(
-            base / folder if (under := home_relative(folder)) is None else home / under
+        paths = [
+            (folder, base / folder if (under := home_relative(folder)) is None else home / under)
             for folder in folders
-        )
+        ]
+        if not project:
+            return tuple(path for _, path in paths), ()
+        from skillc_index.files import within  # only for a project's library
+
+        kept = tuple(p for _, p in paths if project_root is not None and within(p, project_root))
+        notices = tuple(
+            Notice(f"config [libraries] {name}: {folder!r} is not inside the project; left out "
+                   "(a project's library stays in it: 'skc eval --path DIR' takes any folder)")
+            for folder, path in paths
+            if path not in kept
+        )  # fmt: skip
+        if not kept:
+            out = ", ".join(repr(folder) for folder in folders)
+            raise InvalidOption(
+                f"library '{name}' of the project's config has no folder inside the project "
+                f"({out}: 'skc eval --path DIR' takes any folder)"
+            )
+        return kept, notices
 
     def project_library(self, name: str) -> bool:
         """Whether ``[libraries] NAME`` comes from the project's own ``config.toml``: a
