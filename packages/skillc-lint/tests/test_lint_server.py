@@ -750,7 +750,8 @@ def test_a_skill_s_own_config_cannot_change_security_rules_in_the_editor(
     """A cloned skill's own ``.skillc/config.toml`` turned SKL903 off in the editor, which
     ``skillc-lint`` did not let it do: the server reads the configuration as ``skillc-lint``
     run from the workspace folder, so the skill's file configures its other rules (SKL526)
-    and no security rule; opened as the workspace folder itself, the skill's file can."""
+    and no security rule; opened as the workspace folder itself neither (a config file in a
+    skill's folder is the skill's own, wherever the working folder is: lead's ruling)."""
     from skillc_lint.server.session import Session
 
     monkeypatch.setenv("SKILLC_HOME", str(tmp_path / "home"))
@@ -765,7 +766,10 @@ def test_a_skill_s_own_config_cannot_change_security_rules_in_the_editor(
         "SKL903",
     ]
     (report,) = Session(folders=lambda: [workspace, root]).reports(root)  # the innermost
-    assert [d.rule for d in report.diagnostics if d.rule in ("SKL903", "SKL526")] == []
+    assert [d.rule for d in report.diagnostics if d.rule in ("SKL903", "SKL526")] == [
+        "SKL903",
+        "SKL903",
+    ]
 
 
 def test_the_editor_reads_the_config_skillc_lint_finds_in_pyproject(

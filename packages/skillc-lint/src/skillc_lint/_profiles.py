@@ -252,8 +252,16 @@ def configured_registry(
         else:
             keys_of(f"lint.{key}")[key] = value
     project = ORIGINS.index("project")
+    off = registry.turned_off  # each security rule a file turned off (a later one may not)
     for origin, keys in sorted(files.items()):
+        security = [rule.id for rule in registry if rule.guarded]
+        on = {rule for rule in security if registry.is_enabled(rule)}
         problems += registry.configure(keys, guard=guard and origin == project)
+        for rule in security:
+            if registry.is_enabled(rule):
+                off.pop(rule, None)
+            elif rule in on:
+                off[rule] = ORIGINS[origin]
     if chosen is not None:
         if not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen):
             problems.append("targets must be a list of names; ignored")

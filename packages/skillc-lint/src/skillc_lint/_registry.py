@@ -144,6 +144,11 @@ class RuleRegistry:
 
     def __init__(self, rules: Iterable[Rule] = ()) -> None:
         self._entries: list[_Entry] = []
+        self.turned_off: dict[str, str] = {}
+        """The security rules the configuration turned off, each with the origin that did
+        (:data:`skillc_index.config.ORIGINS`: ``project``, ``global``), set by
+        :func:`~skillc_lint.configured_registry`; a run runs them and hides their findings,
+        counted (:meth:`PathIgnores.watch <skillc_lint._suppress.PathIgnores.watch>`)."""
         for rule in rules:
             self.add(rule)
 
@@ -202,6 +207,7 @@ class RuleRegistry:
         clone._entries = [
             _Entry(e.rule, e.enabled, e.severity, dict(e.options)) for e in self._entries
         ]
+        clone.turned_off = dict(self.turned_off)
         return clone
 
     # -- selecting ---------------------------------------------------------------------------

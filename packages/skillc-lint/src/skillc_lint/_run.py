@@ -103,6 +103,17 @@ class LintRun:
         return [self.registry] if self.registry is not None else []
 
     @property
+    def security_hidden(self) -> dict[Path, int]:
+        """How many security findings each config file hid (rules it turned off, its
+        per-file ignores): said on stderr, as the baseline's count is."""
+        hidden = [self.hidden] if self._configured is None else self._configured.hidden
+        counts: dict[Path, int] = {}
+        for one in {id(h.ignores): h.ignores for h in hidden if h is not None}.values():
+            for file, count in one.hid.items():
+                counts[file] = counts.get(file, 0) + count
+        return counts
+
+    @property
     def results(self) -> list[LintResult]:
         return [outcome for outcome in self.outcomes if not isinstance(outcome, RunError)]
 
@@ -225,6 +236,8 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
     rules = _Configured(session, params)
     registry, hidden = rules(cwd)
     if params.list_rules:
+        if registry.turned_off:  # run to count what they find; off, as the config says
+            registry.disable(*registry.turned_off)
         run = LintRun(params, cwd, registry)
         run.rules = registry.states()
         return run
@@ -278,6 +291,11 @@ class _Configured:
     def registries(self) -> list[RuleRegistry]:
         """The rules of each configuration built so far, in the order they were first used."""
         return [registry for registry, _ in self._built.values()]
+
+    @property
+    def hidden(self) -> list[Suppressions]:
+        """The suppressions of each configuration built so far."""
+        return [hidden for _, hidden in self._built.values()]
 
 
 def _docs(selector: str) -> list[RuleDocShape]:

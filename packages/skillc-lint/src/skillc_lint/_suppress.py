@@ -150,6 +150,15 @@ class PathIgnores:
 
     def __init__(self, root: Path, table: Mapping[str, Collection[str]]) -> None:
         self.root = root
+        self.off: dict[str, Path] = {}
+        """The security rules a config turned off, each with that file: hidden everywhere."""
+        self.security: frozenset[str] = frozenset()
+        """The security rules, whose findings the patterns hide are counted (:meth:`count`)."""
+        self.source: Path | None = None
+        """The config file of the patterns."""
+        self.hid: dict[Path, int] = {}
+        """How many security findings each config file hid: said on stderr, as a baseline
+        says how many it hid (a config may turn the audit off, never silently)."""
         self._specs: list[tuple[PathSpec[Any], frozenset[str]]] = []
         if table:
             from pathspec import GitIgnoreSpec
@@ -208,10 +217,32 @@ class PathIgnores:
         return cls(root, table), capped(problems, "per-file-ignores: ... and {:,} more".format)
 
     def __bool__(self) -> bool:
-        return bool(self._specs)
+        return bool(self._specs or self.off)
+
+    def watch(
+        self, registry: RuleRegistry, origins: Mapping[str, str], files: Mapping[str, Path]
+    ) -> None:
+        """Hide the findings of the security rules the config turned off (which run:
+        :attr:`RuleRegistry.turned_off <skillc_lint._registry.RuleRegistry.turned_off>`),
+        and count every security finding hidden, by the config file that hid it; ``origins``:
+        :attr:`Config.origins <skillc_index.Config.origins>`, ``files``: each origin's file."""
+        off = registry.turned_off
+        self.off = {rule: files[origin] for rule, origin in off.items() if origin in files}
+        self.security = frozenset(rule.id for rule in registry if rule.guarded)
+        self.source = files.get(origins.get("lint.per-file-ignores", ""))
+
+    def count(self, diagnostic: LintDiagnostic) -> None:
+        """Count ``diagnostic``, which this hid, when it is a security finding."""
+        source = self.off.get(diagnostic.rule)
+        if source is None and diagnostic.rule in self.security:
+            source = self.source
+        if source is not None:
+            self.hid[source] = self.hid.get(source, 0) + 1
 
     def hides(self, path: Path, diagnostic: LintDiagnostic) -> bool:
         """Whether the diagnostic of the file at ``path`` (absolute) is ignored."""
+        if diagnostic.rule in self.off:
+            return True
         try:
             rel = Path(os.path.abspath(path)).relative_to(self.root).as_posix()  # noqa: PTH100
         except ValueError:

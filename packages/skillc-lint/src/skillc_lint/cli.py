@@ -331,6 +331,8 @@ def _print_run(run: LintRun, call: Call[LintParams]) -> int:
         note = f"; {stale} no longer found (--write-baseline prunes them)" if stale else ""
         named = printable(str(params.baseline))
         click.echo(f"baseline {named}: {baseline.matched} hidden{note}", err=True)
+    for line in _security_hidden(run):  # a config may hide the audit, never silently
+        click.echo(line, err=True)
     if output_format == "json":  # the findings, or with --statistics their counts
         print_json(run.to_dict())
     elif params.statistics:
@@ -371,7 +373,27 @@ def _sarif(run: LintRun, *, quiet: bool) -> dict[str, Any]:
         outcomes = [
             o if isinstance(o, _output.RunError) else replace(o, diagnostics=()) for o in outcomes
         ]
-    return _output.sarif_log(outcomes, run.registries, run.cwd, version=__version__)
+    log = _output.sarif_log(outcomes, run.registries, run.cwd, version=__version__)
+    if not quiet:  # what a config hid: no result of a log, a warning of its run
+        from skillc_index import Notice
+        from skillc_index.sarif import warning_notification
+
+        notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        notes += [warning_notification(Notice(line)) for line in _security_hidden(run)]
+    return log
+
+
+def _security_hidden(run: LintRun) -> list[str]:
+    """A line for each config file that hid security findings (rules it turned off, its
+    per-file ignores), as the baseline's says how many it hid."""
+    from skillc_index import counted, printable
+    from skillc_lint._output import display_path
+
+    return [
+        f"config {printable(display_path(file, run.cwd))}: "
+        f"{counted(count, 'security finding')} hidden"
+        for file, count in run.security_hidden.items()
+    ]
 
 
 class _LogRemoved(Exception):

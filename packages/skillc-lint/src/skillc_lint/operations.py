@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from skillc_index.arguments import MAX_PATHS, MAX_TARGETS
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Session
+from skillc_lint._configs import config_root, nearest_config
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -335,13 +336,15 @@ def _names(values: Iterable[str], name: str, most: int) -> list[str]:
 class LintConfig(NamedTuple):
     """The configuration a lint uses and the folder its ``per-file-ignores`` patterns are
     relative to (the config file's project; a ``--config`` file's: the working folder's,
-    :func:`config_of`); ``guarded`` when that file is the linted
-    skill's own (found walking up from it, in a folder not at or above the working folder),
-    whose ``[lint]`` cannot configure or ignore the security rules."""
+    :func:`config_of`); ``guarded`` when that file is the linted skill's own (in a folder not
+    at or above the working folder, or in a skill's folder: :func:`~skillc_lint._configs.
+    skills_own`), whose ``[lint]`` cannot configure or ignore the security rules; ``file``:
+    the config file read as the project's (None: none)."""
 
     config: Config
     root: Path
     guarded: bool = False
+    file: Path | None = None
 
 
 def lint_config(session: Session, start: Path | None, given: str | None = None) -> LintConfig:
@@ -382,51 +385,6 @@ def lint_config(session: Session, start: Path | None, given: str | None = None) 
     return found
 
 
-def nearest_config(
-    start: Path, layout: Layout, cwd: Path, nearest: dict[Path, Path | None] | None = None
-) -> Path | None:
-    """The config file that configures the lint of ``start``: the one nearest it
-    (:func:`skillc_index.find_config`); else, nothing being found above it, the one nearest
-    ``cwd`` (the working folder, the language server's workspace folder) only when ``start``
-    is inside the folder holding it (a skill that is a submodule of that repository, or a
-    clone of its own in it: its walk ended at its ``.git``), as the project found from the
-    working folder is used: a repository's ``pyproject.toml`` configures its submodules'
-    skills, as its ``.skillc/config.toml`` does. Never for a skill of another repository,
-    nor a global skill (in the skillc home, where its walk ended: a ``pyproject.toml`` above
-    ``$SKILLC_HOME`` configures none, as :func:`~skillc_index.find_config` says). None when
-    no walk finds one. ``nearest``: :func:`~skillc_index.find_config`'s. Each folder is
-    compared by its real path, as :class:`~skillc_lint._baseline._Places` names them: a
-    skill named through a symlink to the repository is still its skill."""
-    import os
-    from pathlib import Path
-
-    from skillc_index import find_config
-
-    found = find_config(start, layout, nearest)
-    if found is not None:
-        return found
-    found = find_config(cwd, layout, nearest)
-    if found is None:
-        return None
-    from skillc_index.files import real_path
-
-    top, home = real_path(config_root(found)), real_path(layout.home)
-    folder = Path(os.path.normpath(start.absolute()))  # (../other/skills/s leads out)
-    for here in (folder, *folder.parents):  # compared as real paths: any spelling of them
-        real = real_path(here)  # (../alias/mod/skill, alias a symlink to the repository)
-        if real == top:
-            return found  # a submodule's skill (or a clone's) of the working folder's project
-        if real == home:
-            return None  # a global skill
-    return None  # another repository's skill
-
-
-def config_root(file: Path) -> Path:
-    """The folder a config file configures: its project's (``.skillc/config.toml``), the
-    folder holding it (``pyproject.toml``, a file ``--config`` names)."""
-    return file.parent.parent if file.parent.name == ".skillc" else file.parent
-
-
 def config_of(
     layout: Layout, file: Path | None, cwd: Path | None, loaded: Config | None = None
 ) -> LintConfig:
@@ -434,10 +392,11 @@ def config_of(
     None, or the project's of ``layout``: the project's and the global one, ``loaded`` when
     the caller has read them). :attr:`~LintConfig.guarded` when ``file``'s folder is neither
     ``cwd``, the working folder (``skillc-lint``'s, the language server's workspace folder),
-    nor one above it: the linted skill's own; never for ``cwd`` None (a file the user named,
-    ``--config``: its ``per-file-ignores`` patterns are relative to the project found from the
-    working folder, else the working folder, as the project's own config's are, wherever the
-    file lies: ``ci/lint.toml`` is no project's root).
+    nor one above it, or is in a skill's folder (:func:`~skillc_lint._configs.skills_own`):
+    the skill's own; never for ``cwd`` None (a file the user named, ``--config``: its
+    ``per-file-ignores`` patterns are relative to the project found from the working folder,
+    else the working folder, as the project's own config's are, wherever the file lies:
+    ``ci/lint.toml`` is no project's root).
     ``skillc-lint`` and the language server both read their configuration so."""
     from skillc_index import load_config
     from skillc_index.config import project_config_file
@@ -446,12 +405,19 @@ def config_of(
         config = load_config(layout) if loaded is None else loaded
     else:
         config = load_config(layout, project_file=file)
-    if file is None or cwd is None:
-        return LintConfig(config, layout.project_root or layout.cwd)
+    from skillc_lint._configs import skills_own
+
+    if cwd is None:
+        return LintConfig(config, layout.project_root or layout.cwd, False, file)
+    if file is None:
+        file = project_config_file(layout)
+        own = file is not None and skills_own(config_root(file), layout.own_home)
+        return LintConfig(config, layout.project_root or layout.cwd, own, file)
     from skillc_index.files import within
 
     root = config_root(file)
-    return LintConfig(config, root, cwd is not None and not within(cwd, root))
+    own = not within(cwd, root) or skills_own(root, layout.own_home)
+    return LintConfig(config, root, own, file)
 
 
 def rule_registry(
@@ -477,6 +443,9 @@ def rule_registry(
     targets = _names(target, "target", MAX_TARGETS)
     registry, problems = configured_registry(config.lint, profiles, config.origins, guard=guarded)
     session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
+    off = registry.turned_off  # run, their findings hidden and counted (suppressions)
+    if off:
+        registry.enable(*off)
     if targets:
         from skillc_index import UnknownTarget, target_dialects
         from skillc_lint._rules.targets import use_targets
@@ -490,6 +459,8 @@ def rule_registry(
     ):
         if selectors:
             apply(*selectors)
+    # --select runs what it names even when the config turns it off: shown, not hidden
+    registry.turned_off = {} if select else {k: v for k, v in off.items() if registry.is_enabled(k)}
     return registry
 
 
@@ -527,6 +498,10 @@ def suppressions(
     else:
         ignores, problems = PathIgnores.from_config(root, table, registry, config.guarded)
         session.warn(Notice(f"config [lint]: {problem}") for problem in problems)
+    from skillc_index.config import project_config_file
+
+    files = {"global": layout.global_config, "project": config.file or project_config_file(layout)}
+    ignores.watch(registry, config.config.origins, {k: v for k, v in files.items() if v})
     if baseline is None:
         return Suppressions(ignores)
     try:
@@ -540,9 +515,12 @@ def _suppressed(result: LintResult, hidden: Suppressions) -> LintResult:
     from dataclasses import replace
 
     ignores = hidden.ignores
-    kept = [
-        d for d in result.diagnostics if not (ignores and ignores.hides(result.path / d.file, d))
-    ]  # (no pattern hides nothing: each finding's path is not even built)
+    kept = []  # (no pattern hides nothing: each finding's path is not even built)
+    for d in result.diagnostics:
+        if ignores and ignores.hides(result.path / d.file, d):
+            ignores.count(d)  # a security finding is counted: said on stderr
+        else:
+            kept.append(d)
     if hidden.baseline is not None:
         kept = hidden.baseline.hide(replace(result, diagnostics=tuple(kept)))
     if len(kept) == len(result.diagnostics):

@@ -334,7 +334,7 @@ class Session:
         if kept is not None and kept[0] == stamp:
             return kept[1]
         try:
-            config, base, guard = config_of(layout, found_file, cwd)
+            config, base, guard, _ = config_of(layout, found_file, cwd)
             registry, problems = configured_registry(
                 config.lint, self.profiles, config.origins, guard=guard
             )
