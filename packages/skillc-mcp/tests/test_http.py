@@ -200,7 +200,7 @@ def test_tokens_origin_and_body_bounds(
 ) -> None:
     tokens = tmp_path / "tokens"
     tokens.write_text(f"# team\nalice:{TOKEN}\nbob:{'b' * 20}\n", encoding="utf-8")
-    tokens.chmod(0o600)  # a token file others may read is refused
+    tokens.chmod(0o600)  # a token file others may read is warned of
     server = start("--tokens", str(tokens), "--log-requests")
     for auth in (None, "Bearer wrong-token-000000000000", f"Bearer {TOKEN}x", TOKEN):
         headers = dict(HEADERS) if auth is None else {**HEADERS, "authorization": auth}
@@ -607,7 +607,7 @@ def test_over_http_a_wrong_token_is_refused_alike(
 ) -> None:
     tokens = tmp_path / "tokens"
     tokens.write_text(f"alice:{REAL}\n", encoding="utf-8")
-    tokens.chmod(0o600)  # a token file others may read is refused
+    tokens.chmod(0o600)  # a token file others may read is warned of
     server = start("--tokens", str(tokens))
     url = server.url
     body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
@@ -710,7 +710,7 @@ def test_without_tokens_only_the_server_s_own_user_is_served(
     assert "- POST - 403" in "".join(server.log)
     tokens = tmp_path / "tokens"
     tokens.write_text(f"nobody:{TOKEN}\n", encoding="utf-8")
-    tokens.chmod(0o600)  # a token file others may read is refused
+    tokens.chmod(0o600)  # a token file others may read is warned of
     server = start("--tokens", str(tokens))
     assert _post_as(65534, server, INIT, auth=TOKEN)[0] == 200
     assert _post_as(65534, server, INIT)[0] == 401

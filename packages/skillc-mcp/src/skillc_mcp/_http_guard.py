@@ -41,6 +41,7 @@ import hashlib
 import hmac
 import ipaddress
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -128,7 +129,9 @@ def parse_tokens(text: str, source: str) -> dict[str, bytes]:
 
 def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """The tokens of ``path`` (``--tokens``), else of ``$SKILLC_MCP_TOKENS``, else none; a
-    token file that group or others may read or write is E061 (``chmod 600``)."""
+    token file that group or others may write is E061 (anyone could add a token); one they
+    may read is taken with a warning on stderr (``chmod 600``: Kubernetes' secret volumes
+    are 0644 by default, Docker's secrets 0444, and a refusal stopped such servers)."""
     env = os.environ if env is None else env
     if path is not None:
         try:
@@ -137,11 +140,18 @@ def load_tokens(path: str | None, env: Mapping[str, str] | None = None) -> dict[
                 data = file.read(MAX_TOKENS_FILE + 1)
         except OSError as exc:
             raise problem(f"cannot read the token file '{path}': {exc.strerror}") from None
-        if os.name == "posix" and mode & 0o066:  # as ssh refuses a private key others can read
+        if os.name == "posix" and mode & 0o022:
             raise problem(
-                f"the token file '{path}' is readable or writable by other users "
-                f"(mode {mode & 0o777:o}): any of them could read every token",
+                f"the token file '{path}' is writable by other users "
+                f"(mode {mode & 0o777:04o}): any of them could add a token",
                 f"make it private: chmod 600 '{path}'",
+            )
+        if os.name == "posix" and mode & 0o044:
+            print(
+                f"warning: token file '{path}' is readable by other users "
+                f"(mode {mode & 0o777:04o}): chmod 600 '{path}'",
+                file=sys.stderr,
+                flush=True,
             )
         source = f"token file '{path}'"
     elif env.get(TOKENS_ENV):
