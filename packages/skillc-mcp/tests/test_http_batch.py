@@ -89,10 +89,10 @@ def test_a_batch_holds_at_most_64_messages(app: App, dispatched: list[object]) -
 def test_a_batchs_responses_are_bounded(
     app: App, dispatched: list[object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The responses of a batch hold at most MAX_BATCH_REPLY characters: the call whose
-    response passes it and every one after are -32600 in their place, those after it not
-    run; a notification among them still gets nothing."""
-    # two pings' responses (35 characters each)
+    """The responses of a batch hold at most MAX_BATCH_REPLY characters: a request whose
+    smallest response would pass it is not run, -32600 as every one after it (a
+    notification among them still gets nothing); the bound is checked before the call."""
+    # two pings' responses (35 characters each): a third's could not fit
     monkeypatch.setattr(_protocol, "MAX_BATCH_REPLY", 80, raising=False)
 
     async def main() -> None:
@@ -108,7 +108,38 @@ def test_a_batchs_responses_are_bounded(
         for reply in replies[2:]:
             assert reply["error"]["code"] == -32600
             assert "pass 80 characters: send this request alone" in reply["error"]["message"]
-        assert dispatched == [0, 1, 2]  # the third ran, its response was too much
+            assert "(not run)" in reply["error"]["message"]
+        assert dispatched == [0, 1]  # the third is not run: its response could not fit
+
+    asyncio.run(main())
+
+
+def test_a_batch_call_that_ran_past_the_bound_says_it_ran(
+    app: App, dispatched: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call whose response passed the bound had run, yet was answered -32600 ``send this
+    request alone``, which says it did not: a client sent it again and it ran twice
+    (``skc_build`` deployed twice). It is -32603 with ``data.ran``; those after it -32600."""
+    monkeypatch.setattr(_protocol, "MAX_BATCH_REPLY", 200, raising=False)
+
+    async def main() -> None:
+        session = await _session(app)
+        dispatched.clear()
+        messages = [
+            {"jsonrpc": "2.0", "id": 0, "method": "ping"},
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},  # thousands of characters
+            {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        ]
+        batch = Call(json.dumps(messages).encode(), session)
+        await batch.run(app)
+        replies = batch.json()
+        assert [r["id"] for r in replies] == [0, 1, 2]
+        assert replies[0]["result"] == {}
+        ran = replies[1]["error"]
+        assert ran["code"] == -32603 and ran["data"] == {"ran": True}
+        assert "this request ran, but its response was dropped" in ran["message"]
+        assert replies[2]["error"]["code"] == -32600
+        assert dispatched == [0, 1]  # the tools/list ran; the ping after it did not
 
     asyncio.run(main())
 

@@ -313,6 +313,15 @@ def valid_id(value: object) -> str | int | None:
     return None if huge is not None and isinstance(value, huge) else value
 
 
+_PASSED = "the batch's responses pass {} characters: send this request alone or in a smaller batch"
+
+
+def _dropped() -> ProtocolError:
+    """A batch's request that ran, whose response passed :data:`MAX_BATCH_REPLY`."""
+    said = f"Internal error: this request ran, but its response was dropped: {_PASSED}"
+    return ProtocolError(INTERNAL_ERROR, said.format(MAX_BATCH_REPLY), {"ran": True})
+
+
 def _length(response: dict[str, Any]) -> int:
     """The characters of ``response`` as JSON."""
     import json
@@ -415,12 +424,18 @@ class Server:
             notes += listen.notes(changes)
         return notes
 
-    def handle(self, message: object, stop: Callable[[], bool] | None = None) -> Response:
+    def handle(
+        self,
+        message: object,
+        stop: Callable[[], bool] | None = None,
+        answered: list[Response] | None = None,
+    ) -> Response:
         """The response to ``message`` (a parsed JSON value), or None for a notification; a
         batch's (:meth:`_batch`) is a list of them. ``stop`` (from any thread): whether the
-        rest of a batch is to be left (its client went, the server stops)."""
+        rest of a batch is to be left (its client went, the server stops); ``answered``
+        gets a batch's responses as they come, one a message (None: a notification)."""
         if isinstance(message, list) and self.legacy_version == BATCH_VERSION:
-            return self._batch(message, stop)
+            return self._batch(message, stop, answered)
         if not isinstance(message, dict):
             what = "batches are not supported" if isinstance(message, list) else "not an object"
             return error_response(None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"))
@@ -454,28 +469,40 @@ class Server:
             return error_response(request_id, bug)
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
-    def _batch(self, messages: list[Any], stop: Callable[[], bool] | None = None) -> Response:
+    def _batch(
+        self,
+        messages: list[Any],
+        stop: Callable[[], bool] | None = None,
+        answered: list[Response] | None = None,
+    ) -> Response:
         """A JSON-RPC batch, which revision 2025-03-26 has servers take (2025-06-18 dropped
         them): each message answered in turn as it would be alone, the responses in one
         list (None when all were notifications); an empty batch is -32600, and so is an
         ``initialize`` in one (the revision forbids it) or a listen (2026-07-28's). At most
         :data:`MAX_BATCH` messages (else one -32600) and :data:`MAX_BATCH_REPLY` characters
-        of responses; once ``stop`` says so, the requests left are answered -32603 unrun."""
+        of responses: a request whose smallest response would pass it is not run (-32600,
+        as those after it); one that ran and passed it is -32603 saying so (-32600 would have
+        it run again). Once ``stop`` says so, the requests left are -32603 unrun."""
         if not messages or len(messages) > MAX_BATCH:
             what = "empty batch" if not messages else f"a batch of {len(messages)} messages"
             bound = "" if not messages else f"; at most {MAX_BATCH} are allowed"
             return error_response(
                 None, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}{bound}")
             )
-        responses: list[dict[str, Any]] = []
-        size = 0
-        left: ProtocolError | None = None
+        answered, size, left = [] if answered is None else answered, 0, None
+        first = len(answered)
+        too_much = ProtocolError(
+            INVALID_REQUEST, f"Invalid Request: {_PASSED.format(MAX_BATCH_REPLY)} (not run)"
+        )
         for message in messages:
             if left is None and stop is not None and stop():
                 left = ProtocolError(INTERNAL_ERROR, "Request not run: the batch was stopped")
             method = message.get("method") if isinstance(message, dict) else None
+            request_id = request_id_of(message)
+            smallest = _length({"jsonrpc": "2.0", "id": request_id, "result": {}})
+            if left is None and request_id is not None and size + smallest > MAX_BATCH_REPLY:
+                left = too_much  # checked before it runs
             if left is not None:
-                request_id = request_id_of(message)
                 response: Response = (
                     None if request_id is None else error_response(request_id, left)
                 )
@@ -484,22 +511,17 @@ class Server:
             ):
                 what = f"{method} may not be part of a batch" if method else "a batch in a batch"
                 response = error_response(
-                    request_id_of(message),
-                    ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}"),
+                    request_id, ProtocolError(INVALID_REQUEST, f"Invalid Request: {what}")
                 )
             else:
                 response = self.handle(message)
                 if isinstance(response, dict):
                     size += _length(response)
-                    if size > MAX_BATCH_REPLY:
-                        left = ProtocolError(
-                            INVALID_REQUEST,
-                            f"Invalid Request: the batch's responses pass {MAX_BATCH_REPLY} "
-                            "characters: send this request alone or in a smaller batch",
-                        )
-                        response = error_response(response.get("id"), left)
-            if isinstance(response, dict):
-                responses.append(response)
+                    if size > MAX_BATCH_REPLY:  # it ran: said, never "not run" (-32600)
+                        left = too_much
+                        response = error_response(response.get("id"), _dropped())
+            answered.append(response)
+        responses = [each for each in answered[first:] if isinstance(each, dict)]
         return responses or None
 
     # -- dispatch ------------------------------------------------------------------------------
