@@ -8,28 +8,41 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from skillc_mcp_testing import HttpServer
+from skillc_mcp_testing import MODERN_META, HttpServer, mirrored
 
 #: The stop's deadline shortened (4 s: a call is cut at 2 s, connections closed at 3 s), and
 #: a ``ping`` whose params say ``slow`` takes that many seconds.
 HOOK = """
 import time
-from skillc_mcp import _http_stop, _protocol
+from skillc_mcp import _http_stop, _protocol, _skills
 _http_stop.STOP_SECONDS, _http_stop.CUT_SECONDS, _http_stop.CLOSE_SECONDS = 4.0, 2.0, 3.0
 dispatch = _protocol.Server._dispatch
 def slow(self, method, params, request_id):
     time.sleep(params.get("slow", 0))
     return dispatch(self, method, params, request_id)
 _protocol.Server._dispatch = slow
+skills_call = _skills.SkillsMethods.call
+def slow_skills(self, method, params, on_read=None):  # within the Skills extension's lock
+    time.sleep(params.get("_meta", {}).get("slowSkills", 0))
+    return skills_call(self, method, params, on_read)
+_skills.SkillsMethods.call = slow_skills
+"""
+#: Besides, the process makes its private index runtime (in $TMPDIR), as a search of a
+#: skill whose runtime cannot be written does: its exit removes it.
+PRIVATE = """
+from skillc_index.index import cache
+cache._private_runtime()
 """
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 INIT = {
@@ -40,11 +53,16 @@ INIT = {
 }
 
 
-def _server(start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path) -> HttpServer:
+def _server(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path, private: bool = False
+) -> HttpServer:
     hooks = tmp_path / "hooks"
     hooks.mkdir()
-    (hooks / "stop_hook.py").write_text(HOOK, encoding="utf-8")
+    (hooks / "stop_hook.py").write_text(HOOK + (PRIVATE if private else ""), encoding="utf-8")
     path = os.pathsep.join(filter(None, [str(hooks), env.get("PYTHONPATH")]))
+    if private:
+        (tmp_path / "tmp").mkdir()
+        env = {**env, "TMPDIR": str(tmp_path / "tmp")}
     script = [
         sys.executable,
         "-c",
@@ -139,3 +157,87 @@ def test_a_stop_with_nothing_running_is_at_once(
     assert time.monotonic() - stopped < 1.5
     log = "".join(server.log)
     assert "Traceback" not in log and "ERROR" not in log and "still running" not in log
+
+
+def test_a_cut_batch_keeps_its_finished_calls_and_the_stop_cleans_up(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path, project: Path
+) -> None:
+    """A batch cut by the stop was answered -32603 "stopped before this call finished" for
+    every request, those that ran too (and were logged as uses): those keep their responses,
+    only the call cut and those after it are -32603. A cut stop ends with ``os._exit``, which
+    skipped the exit's cleanup: the private index runtime (``$TMPDIR/skillc-index-*``) was
+    left at each; it is removed, and the access-log rows of calls done before the stop are
+    written."""
+    server = _server(start, env, tmp_path, private=True)
+    assert len(list((tmp_path / "tmp").glob("skillc-index-*"))) == 1  # the hook made it
+    sid = httpx.post(server.url, headers=HEADERS, json=INIT).headers["mcp-session-id"]
+    session = {**HEADERS, "mcp-session-id": sid}
+    show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": show}
+    assert httpx.post(server.url, headers=session, json=call).json()["result"]["isError"] is False
+    batch = [
+        {"jsonrpc": "2.0", "id": 20, "method": "ping"},
+        call | {"id": 21},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 22, "method": "ping", "params": {"slow": 20}},
+        {"jsonrpc": "2.0", "id": 23, "method": "ping"},
+    ]
+    got: dict[str, Any] = {}
+
+    def post() -> None:
+        reply = httpx.post(server.url, headers=session, json=batch, timeout=60)
+        got["batch"] = (reply.status_code, reply.json())
+
+    posting = threading.Thread(target=post)
+    posting.start()
+    time.sleep(1)  # the first two ran, the slow ping runs
+    stopped = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.stop() == 128 + signal.SIGTERM
+    assert time.monotonic() - stopped < 6
+    posting.join(10)
+    status, replies = got["batch"]
+    assert status == 200 and [r["id"] for r in replies] == [20, 21, 22, 23]
+    assert replies[0]["result"] == {} and replies[1]["result"]["isError"] is False
+    cut = "Internal error: the server stopped before this call finished"
+    assert [r["error"] for r in replies[2:]] == [{"code": -32603, "message": cut}] * 2
+    assert "stopped with a call still running" in "".join(server.log)
+    assert list((tmp_path / "tmp").glob("skillc-index-*")) == []
+    logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(logs)) as db, db:
+        rows = db.execute("SELECT command FROM access_log").fetchall()
+    assert rows == [("show",), ("show",)]  # the call alone and the batch's: both ran
+
+
+def test_a_stop_does_not_wait_past_its_deadline_for_a_skills_call(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``skills/list`` of 15 s running at the stop held it 14.5 s past its 4 s deadline:
+    the stop closed the served skills, which waited for the Skills extension's lock that
+    call held. The lock is waited for only until the deadline."""
+    server = _server(start, env, tmp_path)
+    listing = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "skills/list",
+        "params": {"_meta": {**MODERN_META, "slowSkills": 15}},
+    }
+    headers = {**HEADERS, **mirrored(listing)}
+    got: dict[str, Any] = {}
+
+    def post() -> None:
+        reply = httpx.post(server.url, headers=headers, json=listing, timeout=60)
+        got["list"] = (reply.status_code, reply.json())
+
+    posting = threading.Thread(target=post)
+    posting.start()
+    time.sleep(0.5)
+    stopped = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.stop() == 128 + signal.SIGTERM
+    took = time.monotonic() - stopped
+    posting.join(10)
+    assert 1.5 < took < 6, took  # the deadline (4 s), not the call's 15 s
+    assert got["list"][1]["error"]["code"] == -32603
+    log = "".join(server.log)
+    assert "stopped with a call still running" in log and "Traceback" not in log

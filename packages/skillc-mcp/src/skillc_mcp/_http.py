@@ -70,7 +70,7 @@ from skillc_mcp._http_guard import (
     parse_address,
     problem,
 )
-from skillc_mcp._http_stop import Stop, close_connections, cut_response
+from skillc_mcp._http_stop import Calls, Stop, close_connections, cut_response
 from skillc_mcp._http_streams import Cancels, Hub, Stream, send_reply, serve_stream
 from skillc_mcp._protocol import (
     INVALID_REQUEST,
@@ -156,6 +156,7 @@ class App:
         self._allowed_targets = tuple(allowed_targets)
         self._allow_writes = allow_writes
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="skillc-mcp-http")
+        self._calls = Calls()  # those given to the pool and not done: close waits for them
         self._requests = Shares(max_user_requests, workers + max_waiting)  # a user's, all
         self.max_sessions = max_sessions
         self.max_user_sessions = max_user_sessions
@@ -173,7 +174,7 @@ class App:
         self.stop = Stop()
 
     def _in_pool(self, call: Callable[[], Any]) -> Awaitable[Any]:
-        return asyncio.get_running_loop().run_in_executor(self._pool, call)
+        return self._calls.submit(self._pool, call)
 
     # -- shared state -------------------------------------------------------------------
 
@@ -251,16 +252,17 @@ class App:
 
     def close(self) -> bool:
         """Let running calls finish (until the stop's deadline, when it has one), then write
-        the access-log rows; whether every call finished."""
-        self._pool.shutdown(wait=self.stop.deadline is None, cancel_futures=True)
-        finished = True
-        for thread in list(self._pool._threads):
-            deadline = self.stop.deadline
-            thread.join(None if deadline is None else deadline - time.monotonic())
-            finished = finished and not thread.is_alive()
+        the access-log rows; whether every call finished. With a call still running, nothing
+        here waits for it past the deadline: the served skills are closed only if their lock
+        comes by then (a ``skills/list`` running holds it), and a runner's find catalogs
+        stay open (its call may be reading one)."""
+        deadline = self.stop.deadline
+        self._pool.shutdown(wait=deadline is None, cancel_futures=True)
+        finished = self._calls.wait(deadline)
         for runner in self._runners.values():
-            runner.close()
-        self._skills.close()
+            runner.close(catalogs=finished)
+        left = None if finished or deadline is None else max(0.0, deadline - time.monotonic())
+        self._skills.close(left)
         return finished
 
     # -- ASGI -------------------------------------------------------------------------------
@@ -407,12 +409,12 @@ class App:
             if self._cancels.notified(session, parsed):  # no thread to wait for
                 return await reply(send, 202, b"", extra), user, what
             stop = threading.Event()  # a batch leaves its calls not yet run when set
-            loop = asyncio.get_running_loop()
-            running = loop.run_in_executor(self._pool, server.handle, parsed, stop.is_set)
+            answered: list[Any] = []  # a batch's responses so far: those a cut keeps
+            running = self._calls.submit(self._pool, server.handle, parsed, stop.is_set, answered)
             with self.stop.batch(stop):  # the server's stop ends a batch, and cuts a call
                 waited = asyncio.ensure_future(self.stop.until_cut(running))
                 went, noted = await self._cancels.watch(session, parsed, waited, receive, stop.set)
-            response = running.result() if running.done() else cut_response(parsed)
+            response = running.result() if running.done() else cut_response(parsed, answered)
             if made is not None and (response is None or "error" in response):
                 with self._lock:  # an initialize that failed opens no session
                     self._end_session(made)
@@ -660,5 +662,10 @@ def serve_http(
     if not finished:  # a call runs on past the stop's deadline: its thread is not waited for
         print("skillc-mcp: stopped with a call still running", file=sys.stderr, flush=True)
         sys.stdout.flush()
+        # the exit handlers skillc registers, which os._exit skips: the access-log writers
+        # were closed (app.close); the private index runtime, if one was made, goes here
+        cache = sys.modules.get("skillc_index.index.cache")
+        if cache is not None:
+            cache.remove_private_runtime()
         os._exit(status)
     return status

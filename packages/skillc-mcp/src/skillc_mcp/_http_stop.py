@@ -1,13 +1,15 @@
 """The HTTP transport's stop (SIGINT, SIGTERM): one deadline, :data:`STOP_SECONDS`.
 
 When the signal comes the server stops accepting and ends the event streams; a body still
-coming is given up (503), a batch runs no more calls (those left are -32603), and a call
-running gets until :data:`CUT_SECONDS`: one that has not finished then is answered -32603
-(its thread cannot be stopped). A connection still open at :data:`CLOSE_SECONDS` (a client
-that reads no reply) is closed, uvicorn's graceful timeout is :data:`STOP_SECONDS`, and the
-access-log rows are written once the worker threads are done or that deadline has passed:
-the process then exits, whatever thread still runs. Before, a call over 30 s got HTTP 500,
-uvicorn printed a ``CancelledError`` traceback, and the process waited for the call anyway.
+coming is given up (503), a batch runs no more calls (those left are -32603, those done
+keep their responses), and a call running gets until :data:`CUT_SECONDS`: one that has not
+finished then is answered -32603 (its thread cannot be stopped). A connection still open
+at :data:`CLOSE_SECONDS` (a client that reads no reply) is closed, uvicorn's graceful
+timeout is :data:`STOP_SECONDS`, and the access-log rows are written once the worker calls
+are done or that deadline has passed (nothing waits past it, the Skills extension's lock
+included): the process then exits, whatever thread still runs. Before, a call over 30 s
+got HTTP 500, uvicorn printed a ``CancelledError`` traceback, and the process waited for
+the call anyway.
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
-from skillc_mcp._protocol import INTERNAL_ERROR, ProtocolError, error_response, request_id_of
+from skillc_mcp._protocol import (
+    INTERNAL_ERROR,
+    ProtocolError,
+    Response,
+    error_response,
+    request_id_of,
+)
+
+T = TypeVar("T")
 
 STOP_SECONDS = 30.0
 """The server's stop takes at most this long after the signal."""
@@ -103,17 +114,59 @@ class Stop:
         return False, None
 
 
-def cut_response(message: object) -> dict[str, Any] | list[dict[str, Any]] | None:
-    """The answer to ``message`` whose call the stop cut: -32603 for each request in it."""
+def cut_response(
+    message: object, answered: Sequence[Response] = ()
+) -> dict[str, Any] | list[dict[str, Any]] | None:
+    """The answer to ``message`` whose call the stop cut: -32603 for each request in it, but
+    for a batch's first messages answered already (``answered``, one each: their
+    responses; those calls ran, and their uses are logged)."""
     error = ProtocolError(
         INTERNAL_ERROR, "Internal error: the server stopped before this call finished"
     )
-    messages = message if isinstance(message, list) else [message]
-    ids = [request_id_of(each) for each in messages]
-    responses = [error_response(each, error) for each in ids if each is not None]
-    if isinstance(message, list):
-        return responses or None
-    return responses[0] if responses else None
+    if not isinstance(message, list):
+        request_id = request_id_of(message)
+        return None if request_id is None else error_response(request_id, error)
+    done = list(answered)[: len(message)]
+    responses = [each for each in done if isinstance(each, dict)]
+    for each in message[len(done) :]:
+        request_id = request_id_of(each)
+        if request_id is not None:
+            responses.append(error_response(request_id, error))
+    return responses or None
+
+
+class Calls:
+    """The calls given to the worker threads and not yet done (counted without the pool's
+    private ``_threads``): :meth:`wait` for them until the stop's deadline."""
+
+    def __init__(self) -> None:
+        self._pending = 0
+        self._done = threading.Condition()
+
+    def submit(self, pool: Executor, call: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``call(*args)`` in ``pool``, counted until it is done or cancelled (from the
+        event loop)."""
+        future = pool.submit(call, *args)  # a pool shut down raises: nothing counted
+        with self._done:
+            self._pending += 1
+        future.add_done_callback(self._one_done)  # at once when it is done already
+        return asyncio.wrap_future(future)
+
+    def _one_done(self, _future: object) -> None:
+        with self._done:
+            self._pending -= 1
+            self._done.notify_all()
+
+    def wait(self, deadline: float | None) -> bool:
+        """Wait until every call is done, or until ``deadline`` (:func:`time.monotonic`;
+        None: no end); whether every one is."""
+        with self._done:
+            while self._pending:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._done.wait(left)
+            return True
 
 
 def close_connections(connections: Any, loop: asyncio.AbstractEventLoop) -> None:

@@ -339,6 +339,14 @@ class LockedSkills:
         with self._lock:
             return self.methods.watch_fd()
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, timeout: float | None = None) -> bool:
+        """Close the served skills once no call reads them; with ``timeout``, wait that long
+        at most (a stop's deadline: a ``skills/list`` still running holds the lock), then
+        leave them open; whether they were closed."""
+        if not self._lock.acquire(timeout=-1 if timeout is None else timeout):
+            return False
+        try:
             self.methods.close()
+        finally:
+            self._lock.release()
+        return True

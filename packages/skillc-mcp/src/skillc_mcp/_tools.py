@@ -95,16 +95,17 @@ class ToolRunner:
         """Wait until the access-log rows of the calls so far are written."""
         self.access.flush()
 
-    def close(self) -> None:
+    def close(self, *, catalogs: bool = True) -> None:
         """Write the pending access-log rows and stop the writer thread; close the find
         catalogs this runner's calls opened (the last connection's close checkpoints the
         catalog's ``-wal`` into it and removes it and the ``-shm``). A catalog another caller
         in the process opened stays open; one of this runner's that another caller used
-        since is opened again by that caller's next find."""
+        since is opened again by that caller's next find. ``catalogs`` False: they stay open
+        (a call still running may read one: the HTTP server's stop past its deadline)."""
         try:
             self.access.close()
         finally:
-            while self._catalogs:
+            while catalogs and self._catalogs:
                 self._catalogs.pop().close()
 
     @property

@@ -317,8 +317,18 @@ def _private_runtime() -> Path:
                 "set TMPDIR to a writable folder"
             )
         else:
-            atexit.register(shutil.rmtree, _private, True)
+            atexit.register(shutil.rmtree, _private, True)  # os._exit: remove_private_runtime
     return _private
+
+
+def remove_private_runtime() -> None:
+    """Remove this process's private runtime (:func:`_private_runtime`), as its exit does:
+    a process that ends with :func:`os._exit` (whose exit handlers do not run) calls this
+    first, else each such exit left a ``skillc-index-*`` folder in the temporary directory."""
+    if _private is not None and _private != MEMORY_RUNTIME:
+        import shutil
+
+        shutil.rmtree(_private, ignore_errors=True)
 
 
 def _write(
