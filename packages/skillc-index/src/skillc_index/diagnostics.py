@@ -360,11 +360,10 @@ class FolderChanged(SkillDirectoryNotFound):
         removed (``ENOENT``) or a file's folder (``ENOTDIR``) since its ``lstat``, a loop
         (``ELOOP``); ``Path.resolve``'s ``RuntimeError`` of a loop (before Python 3.13); a
         ``FolderChanged`` itself (a resolution that turned it into one already)."""
-        if isinstance(exc, FolderChanged):
-            return True
         if isinstance(exc, OSError):
             return exc.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
-        return type(exc) is RuntimeError and str(exc).startswith("Symlink loop")
+        loop = type(exc) is RuntimeError and str(exc).startswith("Symlink loop")
+        return loop or isinstance(exc, FolderChanged)
 
 
 class NotARegularFile(SkillFileNotFound):
@@ -381,10 +380,8 @@ class HiddenPath(SkillFileNotFound):
     hidden files are skill-private, not sources."""
 
     def __init__(self, path: str, target: str | None = None) -> None:
-        if target is None:
-            super().__init__(path, f"'{path}' is hidden (a dot-file or dot-folder)")
-        else:
-            super().__init__(path, f"'{path}' leads to a hidden file ('{target}')")
+        why = "is hidden (a dot-file or dot-folder)" if target is None else "leads to a hidden file"
+        super().__init__(path, f"'{path}' {why}" + ("" if target is None else f" ('{target}')"))
 
 
 class LeftoverPath(SkillFileNotFound):
@@ -405,13 +402,21 @@ class IgnoredPath(SkillFileNotFound):
         super().__init__(path, f"'{path}' is excluded by the skill's {by} (no part of the skill)")
 
 
+class EvalsPath(SkillFileNotFound):
+    """E021 for a file of the skill's tests (``evals/``) or a path to one: served to no agent."""
+
+    def __init__(self, path: str, target: str | None = None) -> None:
+        tests = "the skill's tests " + ("(evals/)" if target is None else f"('{target}')")
+        how = "is" if target is None else "leads to"
+        super().__init__(path, f"'{path}' {how} {tests}, not served to agents")
+
+
 class FileIsAFolder(NotARegularFile):
     """E021 for a folder given where a file is read (``open``): the hint names the command
     that lists a folder."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
-        self.kind = "a folder"
+        self.path, self.kind = path, "a folder"
         SkillcError.__init__(self, self.spelled(PARAMETER_NAMES))
 
     def spelled(self, spelling: Spelling) -> Diagnostic:
@@ -431,9 +436,7 @@ class FileTooLarge(SkillcError):
     code = "E023"
 
     def __init__(self, path: str, size: int, limit: int) -> None:
-        self.path = path
-        self.size = size
-        self.limit = limit
+        self.path, self.size, self.limit = path, size, limit
         super().__init__(self.spelled(PARAMETER_NAMES))
 
     def spelled(self, spelling: Spelling) -> Diagnostic:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from skillc_index.diagnostics import (
+    EvalsPath,
     HiddenPath,
     NotARegularFile,
     Notice,
@@ -57,6 +58,7 @@ __all__ = [
     "read_text_in_root",
     "regular_fd",
     "safe_join",
+    "tests_refusal",
     "typed_os_errors",
     "within",
 ]
@@ -244,6 +246,20 @@ def hidden_refusal(rel: str, real: str) -> HiddenPath | None:
     return HiddenPath(rel, real) if is_hidden(real) else None
 
 
+def tests_refusal(rel: str, real: str, folder: bool = False) -> EvalsPath | None:
+    """The E021 every reader that serves agents raises for ``rel`` (the path as given; a
+    folder's with ``folder``), ``--hidden`` or not, when it or ``real`` (where it leads
+    below the skill's root, symlinks followed) is in the skill's tests (``evals/`` at its
+    root: :func:`~skillc_index.layout.in_tests`); None otherwise."""
+    import posixpath
+
+    from skillc_index.layout import in_tests
+
+    if in_tests(posixpath.normpath(rel), folder):
+        return EvalsPath(rel)
+    return EvalsPath(rel, real) if in_tests(real, folder) else None
+
+
 def file_kind(mode: int) -> str:
     """What a path that is no regular file is, from its ``st_mode``: ``a folder``, ``a FIFO``,
     ``a socket``, ``a character device``, ``a block device``, else ``a special file`` (the
@@ -330,6 +346,7 @@ def open_in_root(
     hidden: bool = True,
     missing: type[PathNotFound] = SkillFileNotFound,
     real_root: str | None = None,
+    tests: bool = True,
 ) -> BinaryIO:
     """The regular file ``rel`` of the skill at ``root``, opened for reading in binary mode.
 
@@ -343,9 +360,10 @@ def open_in_root(
     FIFO, socket or device is E021 (:class:`NotARegularFile`), without blocking. Symlinks
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021), and one the skill's ``.gitignore`` files exclude
-    (:func:`~skillc_index.glob.refusal`). No such file, a NUL byte, a name too long
-    or too many symlinks: ``missing`` (E021). A name typed composed (NFC) for an entry written
-    decomposed (a file copied from a Mac) opens that entry, when it is the only one
+    (:func:`~skillc_index.glob.refusal`); ``tests=False`` (what serves agents), a file of the
+    skill's tests, ``hidden`` or not (:func:`tests_refusal`). No such file, a NUL byte, a name
+    too long or too many symlinks: ``missing`` (E021). A name typed composed (NFC) for an
+    entry written decomposed (a file copied from a Mac) opens that entry, when it is the only one
     (:func:`entry_named`). A file or folder that cannot be opened (no permission:
     mode 000) is :class:`UnreadableFile` (E999) naming ``rel``, never a bare ``OSError``.
     ``real_root``: the root's real path (``os.path.realpath(root)``), when the caller resolved
@@ -409,11 +427,13 @@ def open_in_root(
                     raise missing(rel, "not a folder")
                 # after the walk: an escape says E012; a symlink to a hidden file is hidden, and
                 # what the skill's .gitignore files exclude is refused as one
+                real = "/".join([*names, name])
+                if not tests and (tested := tests_refusal(rel, real)) is not None:
+                    raise tested
                 if not hidden:
                     from skillc_index.glob import refusal
 
-                    refused = refusal(root, root_real, rel, "/".join([*names, name]))
-                    if refused is not None:
+                    if (refused := refusal(root, root_real, rel, real)) is not None:
                         raise refused
                 return os.fdopen(regular_fd(name, folders[-1], rel), "rb")
             except OSError as exc:

@@ -76,12 +76,21 @@ CASE_FILES = (
 NOT_PACKAGED_AT_ROOT = frozenset({"evals"})
 
 
+def in_tests(rel: str, folder: bool = False) -> bool:
+    """Whether ``rel`` (relative to a skill's root, POSIX) is in a folder of
+    :data:`NOT_PACKAGED_AT_ROOT` (``evals/x.json``), or with ``folder`` is one (``evals``):
+    the skill's tests, not the skill. No file of it (:func:`~skillc_index.walk.walk_skill`),
+    so not in its source hash, nor served to agents (:func:`~skillc_index.files.
+    tests_refusal`); ``skc eval``, lint and the import of a folder read it."""
+    top, slash, _ = rel.partition("/")
+    return (bool(slash) or folder) and top in NOT_PACKAGED_AT_ROOT
+
+
 def not_packaged(rel: str) -> bool:
     """Whether the file ``rel`` of a skill (relative, POSIX) is no part of it, left out of
     every package (``skc package``) and named by no Markdown (skillc-lint's SKL521): in a
-    folder of :data:`NOT_PACKAGED_AT_ROOT`, or compiled Python (``.pyc``)."""
-    top, slash, _ = rel.partition("/")
-    return (bool(slash) and top in NOT_PACKAGED_AT_ROOT) or rel.endswith(".pyc")
+    folder of :data:`NOT_PACKAGED_AT_ROOT` (:func:`in_tests`), or compiled Python (``.pyc``)."""
+    return in_tests(rel) or rel.endswith(".pyc")
 
 
 class AgentTarget(Record):

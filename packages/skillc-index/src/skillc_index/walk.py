@@ -56,7 +56,7 @@ from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
 from skillc_index.files import _join, fs_bytes, inside, is_hidden
-from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
+from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER, in_tests
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -498,13 +498,21 @@ class SkillFiles(Record):
     """The files the skill's ``.gitignore`` files exclude (no part of it), sorted bytewise."""
     second_links: tuple[str, ...] = ()
     """The symlinks to a folder walked by another path (no part of the skill), bytewise."""
+    tests: tuple[str, ...] = ()
+    """The files of the skill's tests (``evals/`` at its root, or leading into it:
+    :func:`~skillc_index.layout.in_tests`), not ``files``: what lint and ``skc eval`` read."""
 
     @property
     def every(self) -> tuple[str, ...]:
-        """``files`` and ``ignored``, sorted bytewise: the folder as an import copies it."""
-        if not self.ignored:  # most skills: ``files`` itself, not sorted again
+        """``files``, ``ignored`` and ``tests``, bytewise: the folder as an import copies it."""
+        if not self.ignored and not self.tests:  # most skills: ``files``, not sorted again
             return self.files
-        return tuple(sorted((*self.files, *self.ignored), key=fs_bytes))
+        return tuple(sorted((*self.files, *self.ignored, *self.tests), key=fs_bytes))
+
+    @property
+    def linted(self) -> tuple[str, ...]:
+        """``files`` and ``tests``, bytewise: what lint reads of the skill."""
+        return tuple(sorted((*self.files, *self.tests), key=fs_bytes)) if self.tests else self.files
 
 
 def walk_skill(
@@ -517,7 +525,9 @@ def walk_skill(
     rules: list[IgnoreRules] | None = None,
     link_folders: list[str] | None = None,
 ) -> SkillFiles:
-    """The regular files under ``root``, skipping every name that starts with ``.``.
+    """The regular files under ``root``, skipping every name that starts with ``.``; those of
+    the skill's tests (``evals/``, or a symlink into it: :func:`~skillc_index.layout.in_tests`)
+    in ``tests``, not ``files``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one; so are the folders no walk enters
@@ -549,6 +559,7 @@ def walk_skill(
 
     root_real = real_root or os.path.realpath(root)
     files: list[str] = []
+    tests: list[str] = []  # evals/ at the root: the skill's tests, not the skill
     escapes: list[str] = []
     skipped: list[str] = []
     again: list[str] = []  # the symlinks to a folder entered by another path
@@ -579,6 +590,7 @@ def walk_skill(
             folders.append(folder)
         if dirs is not None and prefix:
             dirs.append(prefix[:-1])
+        testing = in_tests(prefix) or in_tests(folder[len(root_real) :].lstrip("/") + "/")
         with entries:
             for entry in entries:
                 name = entry.name
@@ -592,7 +604,7 @@ def walk_skill(
                         continue
                     if not entry.is_symlink():
                         if entry.is_file(follow_symlinks=False) and not is_leftover(name, folder):
-                            files.append(rel)
+                            (tests if testing else files).append(rel)
                         elif entry.is_dir(follow_symlinks=False):
                             seen = entry.stat(follow_symlinks=False)
                             stack.append((_join(folder, name), rel + "/", seen))
@@ -608,7 +620,8 @@ def walk_skill(
                     continue
                 links.add(rel)
                 if stat.S_ISREG(seen.st_mode) and not is_leftover(name, folder):
-                    files.append(rel)
+                    into_tests = testing or in_tests(target[len(root_real) :].lstrip("/"))
+                    (tests if into_tests else files).append(rel)
                     targets.add(target.rpartition(os.sep)[0])
                 elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``
                     heappush(linked, (fs_bytes(rel), target, rel + "/", seen))
@@ -618,8 +631,10 @@ def walk_skill(
     if holders:  # rare: the .gitignore files are read only then
         from skillc_index.glob import left_out
 
+        held, files = set(tests), files + tests  # what the .gitignore files exclude: ignored
         ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
-    found = (files, escapes, skipped, ignored, again)
+        files, tests = [r for r in files if r not in held], [r for r in files if r in held]
+    found = (files, escapes, skipped, ignored, again, tests)
     return SkillFiles(*(tuple(sorted(paths, key=fs_bytes)) for paths in found))
 
 

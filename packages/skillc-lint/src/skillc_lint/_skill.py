@@ -162,8 +162,8 @@ class Skill:
         self.name = entry_name(root, real)  # a link's own name, as skc list names it
         self.compiled = compiled
         listing = known.listing if known is not None else walk_skill(root, real_root=real)
-        # skipped: the folders that cannot be read; ignored, second_links: :meth:`excluded`
-        every, self.escapes, self.skipped, self.ignored, self.second_links = listing
+        _, self.escapes, self.skipped, self.ignored, self.second_links, _ = listing  # excluded()
+        every = listing.linted  # the tests (evals/) too; skipped: folders that cannot be read
         gone = {Path(os.path.relpath(at, real)).as_posix() for at in leave_out if inside(at, real)}
         gone.discard(SKILL_FILE)  # (the skill's, whatever a run names)
         if gone:

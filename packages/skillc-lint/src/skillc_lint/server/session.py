@@ -639,5 +639,6 @@ def _skill_stamp(root: Path) -> Stamp:
 
     listed = walk_skill(root)
     top = str(root)  # strings joined: a Path made for each of 50,000 files took 0.2 s
-    paths = (os.path.join(top, rel) for rel in listed.files)  # noqa: PTH118
-    return listed.escapes, _stamps(paths), listed.files, listed.ignored, listed.second_links
+    files = listed.linted  # the skill's tests (evals/) too, as the linter reads them
+    paths = (os.path.join(top, rel) for rel in files)  # noqa: PTH118
+    return listed.escapes, _stamps(paths), files, listed.ignored, listed.second_links
