@@ -206,7 +206,9 @@ def open_file(
     no such file, or when it is not a regular file (a folder, FIFO, socket or device: never
     opened, so never a hang), or cannot be (a NUL byte, a name too long, a symlink loop), and
     for a hidden path (a dot-file or dot-folder component: ``.env``, ``.git/config``) unless
-    ``hidden``. E100 for a ``path`` (None, 5, empty), ``max_lines``, ``skip`` or ``hidden``
+    ``hidden``, and for a file of the skill's tests (``evals/``: never served to agents,
+    ``hidden`` or not: :class:`~skillc_index.diagnostics.EvalsPath`). E100 for a ``path``
+    (None, 5, empty), ``max_lines``, ``skip`` or ``hidden``
     of the wrong type or below its bound, as the command line and the MCP tool refuse them
     (:func:`~skillc_index.operation.checked_values`).
     """
@@ -217,7 +219,7 @@ def open_file(
     checked = checked_values(OpenParams, values, {"offset": "skip"})
     path, max_lines, skip, hidden = checked.values()
     try:
-        handle = open_in_root(skill.source, path, hidden=hidden)
+        handle = open_in_root(skill.source, path, hidden=hidden, tests=False)
     except NotARegularFile as exc:
         if exc.kind == "a folder":
             raise FileIsAFolder(path) from None

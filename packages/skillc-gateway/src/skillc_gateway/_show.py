@@ -152,13 +152,14 @@ def show_section(
     if file is not None:
         target = safe_join(skill.source, file)  # E012 first
         relative = target.relative_to(skill.source.resolve()).as_posix()
+        from skillc_index.diagnostics import EvalsPath
         from skillc_index.glob import refusal
 
         # hidden as open says (the path given, or where it leads: a symlink to `.x.md`), or
         # excluded by the .gitignore: no index holds it, so refused before one is built
         refused = refusal(skill.source, os.path.realpath(skill.source), file, relative)
         if refused is not None:
-            if not hidden:
+            if not hidden or isinstance(refused, EvalsPath):  # the tests: never served
                 raise refused
             return _hidden_section(skill, file, section, max_lines, skip, nth)
     damaged: IndexHandle | None = None
@@ -171,7 +172,7 @@ def show_section(
         damaged = None
         if file is not None:
             try:  # open's check: a regular file (not `SKILL.md/`, a FIFO), not .gitignored
-                open_in_root(skill.source, file, hidden=hidden).close()
+                open_in_root(skill.source, file, hidden=hidden, tests=False).close()
             except OSError as exc:
                 raise UnreadableFile(file, exc.strerror or str(exc)) from exc
         unread = _unreadable(index, relative)

@@ -452,13 +452,16 @@ class ServedSkills:
         (:func:`~skillc_index.walk_skill`); ``digests``: :meth:`_digest`'s."""
         from skillc_index import fs_bytes
         from skillc_index.inventory.uris import MAX_URI_CHARS, file_uri, parse_uri
-        from skillc_index.layout import shown
+        from skillc_index.layout import in_tests, shown
 
         prefix = f"{base}/" if base else ""
+        # its tests (evals/ at its root, a nested skill's too) are served to no agent
         mine = [f[len(prefix) :] for f in files if f.startswith(prefix)]
+        mine = [f for f in mine if not in_tests(f)]
         if len(mine) > MAX_FILES:
             return f"{len(mine)} files (at most {MAX_FILES})"
         folders = [d[len(prefix) :] for d in dirs if d.startswith(prefix)]
+        folders = [d for d in folders if not in_tests(d, folder=True)]
         if len(folders) > MAX_FILES:
             return f"{len(folders)} folders (at most {MAX_FILES})"
         # a folder no URI names (a backslash) holds no file (the skill would be refused)

@@ -70,6 +70,7 @@ from skillc_gateway.catalog.tree_state import (
 )
 from skillc_index import META_DIR, SKIPPED_FOLDERS, Notice, cut_short, skips_folder
 from skillc_index.inventory.deployed import ROUTER_MARK, ROUTER_NAME
+from skillc_index.layout import NOT_PACKAGED_AT_ROOT as TESTS
 from skillc_index.walk import (
     CACHE_TAG,
     DEPTH_BOUND,
@@ -641,6 +642,9 @@ class _Walker:
             meta = meta or (depth == 1 and os.path.isdir(found) and not os.path.islink(found))
             tagged, recorded = True, True
             router = router or os.path.lexists(f"{full}/{ROUTER_MARK}")
+        if kind & SKILL:  # a skill's tests (evals/): not searched (a fixture's SKILL.md there)
+            children = [one for one in children if one[0].rpartition("/")[2] not in TESTS]
+            deeper = [name for name in deeper if name not in TESTS]
         if router and depth == 1 and parent == ROUTER_NAME:  # `skc route`'s router points to
             # find; it is not found itself (a skill elsewhere holding the mark is)
             kind &= ~SKILL

@@ -70,12 +70,12 @@ DEEP = 64
 that deep: it holds folders the walk would enter, which are not walked (the answer says so,
 as the walk of ``build`` and ``lint`` does: :func:`skillc_index.cut_short`)."""
 
-_STATE_VERSION = 10  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
+_STATE_VERSION = 11  # 2: the walk enters hidden folders; 3: the walk's depth; 4: dangling;
 # 5: a plugin's links out of it skipped; 6: what skc package wrote (.skillc-package.json)
 # skipped; 7: a folder's listing cut at MAX_ENTRIES (CROWDED); 8: folders past the depth (DEEP);
 # 9: a --path folder's links out of it skipped (a state that followed one is walked anew);
 # 10: the folders a root's links are confined to (a model's path: the folders it may read),
-# a twelfth field (a state of 9 is walked anew)
+# a twelfth field (a state of 9 is walked anew); 11: a skill's evals/ (its tests) not walked
 
 
 class TreeState:
