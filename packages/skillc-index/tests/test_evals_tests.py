@@ -113,9 +113,16 @@ def test_a_built_skill_stays_current_when_only_its_tests_change(
 def test_an_import_copies_the_tests(
     cli: Callable[..., Run], layout: Layout, write_skill: Callable[..., Path], project: Path
 ) -> None:
+    index = cli("skillc-index", script=True)
     folder = _tested(project / "work" / "demo", write_skill)
-    done = cli("skillc-index", script=True)("build", str(folder))
+    done = index("build", str(folder))
     assert done.returncode == 0, done.stderr
     copy = layout.store("project") / "demo"
     assert json.loads((copy / "evals" / "evals.json").read_text(encoding="utf-8")) == CASES
     assert (copy / "evals" / "files" / "input.txt").is_file()
+    # an edit of the folder's tests alone: copied again, the skill not built again
+    (folder / "evals" / "evals.json").write_text('{"evals": []}', encoding="utf-8")
+    done = index("build", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert "Runtime:" in done.stdout and "(up to date)" in done.stdout, done.stdout
+    assert (copy / "evals" / "evals.json").read_text(encoding="utf-8") == '{"evals": []}'
