@@ -509,3 +509,19 @@ def test_a_file_rewritten_with_the_same_size_and_time_is_read_again_when_told(
     changed = {"the file": [linked], "its folder": [root / "references"]}.get(told)
     server.refresh(changed)  # didChangeWatchedFiles, didChangeConfiguration (None)
     assert "references/a.md" not in findings(session, root)
+
+
+def test_the_server_lints_the_skill_s_tests_as_the_command_line_does(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``evals/`` is no file of the skill (not built, not served) but the linter reads it:
+    SKL529 of a malformed ``evals/evals.json`` is reported as you type too."""
+    root = write_skill(
+        tmp_path / "tables",
+        skill_md=SKILL.format(name="tables") + "\n# tables\n",
+        files={"evals/evals.json": '{"cases": []}'},
+    )
+    session = Session()
+    session.open(root / "SKILL.md", (root / "SKILL.md").read_text())
+    reported = findings(session, root)
+    assert any(rule.startswith("SKL529") for rule in reported.get("evals/evals.json", [])), reported
