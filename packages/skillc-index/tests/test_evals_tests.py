@@ -15,6 +15,7 @@ import pytest
 from skillc_index import Layout, open_in_root
 from skillc_index.diagnostics import EvalsPath
 from skillc_index.digests import source_hash
+from skillc_index.files import evals_refusal
 from skillc_index.glob import refusal
 from skillc_index.walk import walk_skill
 
@@ -82,6 +83,26 @@ def test_readers_that_serve_agents_refuse_the_tests(
     assert refusal(root, real, "evals.md", "evals.md") is None
     with open_in_root(root, "evals/evals.json") as handle:  # skc eval's and lint's reads
         assert json.loads(handle.read()) == CASES
+
+
+def test_the_tests_spelled_otherwise_are_refused_where_they_name_that_folder(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """On a file system that ignores case (macOS's, Windows'), ``EVALS/evals.json`` opens
+    ``evals/evals.json``: refused all the same. A symlink stands in for such a name here
+    (``samefile`` follows it as it does the other spelling); a real ``Evals/`` of a file system
+    that keeps case is a folder of the skill, served."""
+    root = _tested(tmp_path / "demo", write_skill)
+    real = str(root.resolve())
+    (root / "EVALS").symlink_to("evals")
+    (root / "Evals").mkdir()
+    (root / "Evals" / "x.md").write_text("# X\n", encoding="utf-8")
+    refused = evals_refusal("EVALS/evals.json", "EVALS/evals.json", real_root=real)
+    assert isinstance(refused, EvalsPath)
+    assert evals_refusal("EVALS", "EVALS", folder=True, real_root=real) is not None
+    assert evals_refusal("EVALS/evals.json", "EVALS/evals.json") is None  # no root: by name
+    assert evals_refusal("Evals/x.md", "Evals/x.md", real_root=real) is None
+    assert "Evals/x.md" in walk_skill(root).files
 
 
 def test_a_built_skill_stays_current_when_only_its_tests_change(

@@ -41,6 +41,7 @@ __all__ = [
     "encoding_notice",
     "encoding_problem",
     "entry_named",
+    "evals_refusal",
     "file_kind",
     "fs_bytes",
     "hidden_refusal",
@@ -58,7 +59,6 @@ __all__ = [
     "read_text_in_root",
     "regular_fd",
     "safe_join",
-    "tests_refusal",
     "typed_os_errors",
     "within",
 ]
@@ -246,18 +246,31 @@ def hidden_refusal(rel: str, real: str) -> HiddenPath | None:
     return HiddenPath(rel, real) if is_hidden(real) else None
 
 
-def tests_refusal(rel: str, real: str, folder: bool = False) -> EvalsPath | None:
+def evals_refusal(
+    rel: str, real: str, folder: bool = False, real_root: str | None = None
+) -> EvalsPath | None:
     """The E021 every reader that serves agents raises for ``rel`` (the path as given; a
     folder's with ``folder``), ``--hidden`` or not, when it or ``real`` (where it leads
     below the skill's root, symlinks followed) is in the skill's tests (``evals/`` at its
-    root: :func:`~skillc_index.layout.in_tests`); None otherwise."""
+    root: :func:`~skillc_index.layout.in_tests`); None otherwise. Given ``real_root``, a
+    ``real`` spelled otherwise (``EVALS/x``) is one too where it names that folder (a file
+    system that ignores case: macOS's, Windows')."""
     import posixpath
 
     from skillc_index.layout import in_tests
 
     if in_tests(posixpath.normpath(rel), folder):
         return EvalsPath(rel)
-    return EvalsPath(rel, real) if in_tests(real, folder) else None
+    if in_tests(real, folder):
+        return EvalsPath(rel, real)
+    top = real.partition("/")[0]
+    if real_root is None or not in_tests(real.lower(), folder):
+        return None
+    try:
+        same = Path(_join(real_root, top)).samefile(_join(real_root, top.lower()))
+    except OSError:  # no such folder: it names none of the tests
+        return None
+    return EvalsPath(rel, real) if same else None
 
 
 def file_kind(mode: int) -> str:
@@ -361,7 +374,7 @@ def open_in_root(
     that stay inside the root are followed. ``hidden=False`` refuses a path with a hidden
     component (:class:`HiddenPath`, E021), and one the skill's ``.gitignore`` files exclude
     (:func:`~skillc_index.glob.refusal`); ``tests=False`` (what serves agents), a file of the
-    skill's tests, ``hidden`` or not (:func:`tests_refusal`). No such file, a NUL byte, a name
+    skill's tests, ``hidden`` or not (:func:`evals_refusal`). No such file, a NUL byte, a name
     too long or too many symlinks: ``missing`` (E021). A name typed composed (NFC) for an
     entry written decomposed (a file copied from a Mac) opens that entry, when it is the only one
     (:func:`entry_named`). A file or folder that cannot be opened (no permission:
@@ -428,7 +441,7 @@ def open_in_root(
                 # after the walk: an escape says E012; a symlink to a hidden file is hidden, and
                 # what the skill's .gitignore files exclude is refused as one
                 real = "/".join([*names, name])
-                if not tests and (tested := tests_refusal(rel, real)) is not None:
+                if not tests and (tested := evals_refusal(rel, real, real_root=root_real)):
                     raise tested
                 if not hidden:
                     from skillc_index.glob import refusal

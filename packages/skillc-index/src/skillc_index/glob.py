@@ -428,7 +428,7 @@ def refusal(
     """The E021 a reader of the skill at ``root`` raises for ``rel`` (the path as given; a
     folder's with ``folder``) leading to ``real`` (below the root, symlinks followed) unless
     hidden files were asked for: a hidden one (:func:`~skillc_index.files.hidden_refusal`),
-    one of the skill's tests (:func:`~skillc_index.files.tests_refusal`: refused even then),
+    one of the skill's tests (:func:`~skillc_index.files.evals_refusal`: refused even then),
     else an editor's, OS's or merge's leftover (:func:`~skillc_index.walk.is_leftover`), else
     one its ``.gitignore`` files exclude, as :func:`left_out` takes them out of its
     files. None for a file of the skill (``SKILL.md``, the skill's root, which no
@@ -439,11 +439,11 @@ def refusal(
     import posixpath
 
     from skillc_index.diagnostics import IgnoredPath, LeftoverPath
-    from skillc_index.files import hidden_refusal, tests_refusal
+    from skillc_index.files import evals_refusal, hidden_refusal
     from skillc_index.layout import SKILL_FILE
     from skillc_index.walk import is_leftover
 
-    hidden = hidden_refusal(rel, real) or tests_refusal(rel, real, folder)
+    hidden = hidden_refusal(rel, real) or evals_refusal(rel, real, folder, real_root)
     if hidden is not None:
         return hidden
     given = posixpath.normpath(rel)

@@ -81,7 +81,7 @@ def in_tests(rel: str, folder: bool = False) -> bool:
     :data:`NOT_PACKAGED_AT_ROOT` (``evals/x.json``), or with ``folder`` is one (``evals``):
     the skill's tests, not the skill. No file of it (:func:`~skillc_index.walk.walk_skill`),
     so not in its source hash, nor served to agents (:func:`~skillc_index.files.
-    tests_refusal`); ``skc eval``, lint and the import of a folder read it."""
+    evals_refusal`); ``skc eval``, lint and the import of a folder read it."""
     top, slash, _ = rel.partition("/")
     return (bool(slash) or folder) and top in NOT_PACKAGED_AT_ROOT
 
