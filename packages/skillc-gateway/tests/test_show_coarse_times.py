@@ -77,3 +77,35 @@ def test_a_same_size_save_within_the_second_is_served_not_the_save_before(
     found = gateway("search", str(skill), "alpha-TWO")
     assert found.returncode == 0 and "SKILL.md#Alpha" in found.stdout, found.stderr
     assert "SKILL.md#" not in gateway("search", str(skill), "alpha-ONE").stdout  # no match
+
+
+def test_a_file_extracted_a_moment_ago_is_shown_without_the_wait_of_whole_seconds(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    """``tar x`` (``cp -p``, ``touch -d``) of a file saved a moment ago, on a nanosecond file
+    system: its modification time is a whole second, its change time keeps the kernel's
+    fraction, so the file system is a fine one and the first ``show`` does not wait out the
+    2.1 s of a file system of whole seconds (it took 1.4 s longer). The file extracted again
+    over it, of the same size and modification time, is still what is shown."""
+    from skillc_index.index.schema import COARSE_WINDOW_NS
+
+    gateway = cli("skillc-gateway", script=True)
+    skill_md = tmp_path / "sk" / "SKILL.md"
+    skill_md.parent.mkdir()
+
+    def extract(text: str) -> int:  # what tar x does: write, then set the archive's time
+        skill_md.write_text(text, encoding="utf-8")
+        os.utime(skill_md, ns=(mtime, mtime))
+        return skill_md.stat().st_ctime_ns
+
+    while time.time() % 1 > 0.05:  # at the start of a second: the wait would be 2 s
+        time.sleep(0.005)
+    mtime = time.time_ns() // 1_000_000_000 * 1_000_000_000
+    if extract(V1) % 10_000_000 == 0:
+        pytest.skip("this file system keeps no fraction of a second in its change times")
+    shown = gateway("show", str(skill_md.parent), "--section", "Alpha")
+    assert (shown.returncode, shown.stdout) == (0, "## Alpha\n\nalpha-ONE\n\n"), shown.stderr
+    assert time.time_ns() < mtime + COARSE_WINDOW_NS  # no wait of whole seconds
+    extract(V2)  # the same size and modification time, another change time
+    shown = gateway("show", str(skill_md.parent), "--section", "Alpha")
+    assert (shown.returncode, shown.stdout) == (0, "## Alpha\n\nalpha-TWO\n"), shown.stderr

@@ -38,13 +38,17 @@ class CoarseDisk:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, start_ns: int) -> None:
         self.now = start_ns
         self.stamps: dict[str, int] = {}
+        self.ctimes: dict[str, int] = {}
+        """A change time other than the modification time (one of nanoseconds: ``tar x``)."""
         self.slept: list[float] = []
         real = schema.file_stat
 
         def coarse(rel: str, st: object) -> schema.FileStat:
             stat = real(rel, st)  # type: ignore[arg-type]
             stamp = self.stamps.get(rel)
-            return stat if stamp is None else stat._replace(mtime_ns=stamp, ctime_ns=stamp)
+            if stamp is None:
+                return stat
+            return stat._replace(mtime_ns=stamp, ctime_ns=self.ctimes.get(rel, stamp))
 
         monkeypatch.setattr(schema, "file_stat", coarse)
         monkeypatch.setattr(time, "time_ns", self.time_ns)
@@ -63,6 +67,7 @@ class CoarseDisk:
             handle.write(text)
             handle.truncate()
         self.stamps[path.name] = self.now - self.now % SECOND
+        self.ctimes.pop(path.name, None)
 
 
 @pytest.fixture
@@ -132,43 +137,100 @@ def test_the_build_waits_out_the_granularity_of_the_times_it_records(
 
 
 def test_whole_seconds_widen_the_window_each_time_apart() -> None:
-    """Each of a file's times is judged by its own granularity: a modification time of whole
-    seconds (FAT's, whose change time is the creation's, with hundredths) is racy for two
-    seconds even when the change time is older or finer; a time of whole seconds long past
-    (``tar x``, ``touch -d``) costs nothing."""
+    """A file's times tell its file system's granularity: a modification time of whole
+    seconds with a change time of whole seconds (ext3, HFS+) or of hundredths (FAT, whose
+    change time is the creation's) is racy for two seconds, even when the change time is
+    older; a time of whole seconds long past costs nothing. Near miss: a whole-second
+    modification time beside a change time of nanoseconds (``tar x``, ``touch -d``, ``cp -p``
+    on a nanosecond file system) gets the ordinary 100 ms."""
     at = 1_800_000_000 * SECOND + 500_000_000
     whole = at - at % SECOND
     fine = whole + 123_456_789
-    stat = schema.FileStat("SKILL.md", 1, whole, 1, fine - SECOND)
-    assert schema.racy_window_ns(whole) == schema.COARSE_WINDOW_NS
-    assert schema.racy_window_ns(fine) == schema.RACY_WINDOW_NS
+    hundredths = whole - SECOND + 120_000_000  # FAT's creation time
+    stat = schema.FileStat("SKILL.md", 1, whole, 1, hundredths)
+    assert schema.racy_window_ns(whole, hundredths) == schema.COARSE_WINDOW_NS
+    assert schema.racy_window_ns(whole, whole - SECOND) == schema.COARSE_WINDOW_NS
+    assert schema.racy_window_ns(fine, fine) == schema.RACY_WINDOW_NS
+    assert schema.racy_window_ns(whole, fine) == schema.RACY_WINDOW_NS
     assert not stat.settled_before(at)
     assert not stat.settled_before(whole + schema.COARSE_WINDOW_NS)
     assert stat.settled_before(whole + schema.COARSE_WINDOW_NS + 1)
-    assert not stat._replace(mtime_ns=fine - SECOND, ctime_ns=whole).settled_before(at)
-    assert stat._replace(mtime_ns=fine - SECOND).settled_before(fine)  # nanoseconds: 100 ms
-    assert stat._replace(mtime_ns=whole - 3 * SECOND, ctime_ns=fine - SECOND).settled_before(at)
+    assert not stat._replace(ctime_ns=whole).settled_before(at)  # ext3: both whole seconds
+    assert stat._replace(mtime_ns=fine - SECOND, ctime_ns=fine - SECOND).settled_before(fine)
+    long_past = stat._replace(mtime_ns=whole - 3 * SECOND, ctime_ns=hundredths - 2 * SECOND)
+    assert long_past.settled_before(at)
+    extracted = stat._replace(ctime_ns=whole + 123_456_789 - 300_000_000)  # tar x, 0.3 s ago
+    assert extracted.settled_before(at)
+    assert not extracted.settled_before(extracted.ctime_ns + schema.RACY_WINDOW_NS)
+
+
+def test_a_whole_second_time_on_a_fine_file_system_is_not_waited_for(
+    disk: CoarseDisk, coarse_skill: ResolvedSkill
+) -> None:
+    """``tar x`` of a file saved a moment ago gives it a modification time of whole seconds
+    on a nanosecond file system, where its change time keeps the kernel's fraction: the build
+    waits 100 ms at most, not the 2.1 s of a file system of whole seconds (the first ``show``
+    took 1.4 s longer), and the readers still see the file extracted again over it with the
+    same size and modification time (its change time moved)."""
+    skill_md = coarse_skill.source / "SKILL.md"
+    disk.save(skill_md, V1)
+    disk.ctimes["SKILL.md"] = disk.now - 50_000_123  # extracted 50 ms ago, in nanoseconds
+    handle = cache.ensure_index(coarse_skill, "porter")
+    assert max(disk.slept, default=0) <= schema.RACY_WINDOW_NS / 1e9
+    assert handle.verified == handle.files  # the readers' check: stats alone
+    assert find_headings(handle, "alpha")[0].start_line == ALPHA_LINE[V1]
+    mtime = disk.stamps["SKILL.md"]
+    disk.save(skill_md, V2)  # extracted again: the same size and modification time
+    disk.stamps["SKILL.md"] = mtime
+    disk.ctimes["SKILL.md"] = disk.now - 1_234  # but another change time
+    assert alpha_line(coarse_skill) == ALPHA_LINE[V2]
+    disk.now += 60 * SECOND
+    assert alpha_line(coarse_skill) == ALPHA_LINE[V2]
 
 
 def test_an_index_file_of_whole_seconds_is_kept_in_memory_once_two_seconds_old(
-    disk: CoarseDisk, coarse_skill: ResolvedSkill
+    disk: CoarseDisk, coarse_skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What a process read of an index file is kept while the file keeps its identity (device,
     inode, size, time): an index written again within its second, at the same size, into a
     freed inode, would keep it on a file system of whole seconds. So such a file is kept only
-    once two seconds old; one with a fraction of a second, after 100 ms as before."""
+    once two seconds old; one with a fraction of a second, after 100 ms as before, and so is
+    one of whole seconds with a change time of nanoseconds (a nanosecond file system)."""
     from skillc_index.index import freshness
 
     disk.save(coarse_skill.source / "SKILL.md", V1)
     disk.now += 3 * SECOND
     path = cache.ensure_index(coarse_skill, "porter").path
     whole = disk.now - disk.now % SECOND
-    for written, kept_after in ((whole, 2 * SECOND), (whole + 5_000, 0)):
+    ctime: dict[str, int] = {}
+    real_stat = Path.stat
+
+    def coarse_stat(self: Path, **kwargs: bool) -> object:
+        st = real_stat(self, **kwargs)
+        return _Restamped(st, ctime["ns"]) if self == path and ctime else st
+
+    monkeypatch.setattr(Path, "stat", coarse_stat)
+    cases = ((whole, whole, 2 * SECOND), (whole + 5_000, whole + 5_000, 0), (whole, None, 0))
+    for written, changed, kept_after in cases:
         freshness._snapshots.pop(path, None)
         os.utime(path, ns=(written, written))
+        ctime.clear()
+        if changed is not None:
+            ctime["ns"] = changed
         disk.now = whole + 300_000_000
         assert checked_index(coarse_skill, "porter")[1] is not None
         assert (path in freshness._snapshots) is not bool(kept_after)
         disk.now += kept_after
         assert checked_index(coarse_skill, "porter")[1] is not None
         assert path in freshness._snapshots
+
+
+class _Restamped:
+    """An ``os.stat_result`` with another change time (a file system of whole seconds)."""
+
+    def __init__(self, st: os.stat_result, ctime_ns: int) -> None:
+        self._st = st
+        self.st_ctime_ns = ctime_ns
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._st, name)

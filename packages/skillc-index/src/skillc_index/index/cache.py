@@ -37,8 +37,8 @@ readers (``show``, ``search``, ``outline``) a current index of any skill, built 
 
 Like the build, the stats that go into an index are taken once the newest source file is
 older than the file system's timestamp granularity (:func:`~skillc_index.index.schema.
-racy_window_ns`: 100 ms, 2.1 s for times of whole seconds; waiting out the rest of it when a
-file was written a moment ago, never longer: :func:`~skillc_index.index.schema.settle`), so
+racy_window_ns`: 100 ms, 2.1 s on a file system of whole seconds; waiting out the rest of it
+when a file was written a moment ago, never longer: :func:`~skillc_index.index.schema.settle`), so
 the readers after it check stats alone; a file dated in the future is not waited for, and
 the readers hash it. An attempt
 after one the sources changed under does not wait: an editor saving every 100 ms or so left

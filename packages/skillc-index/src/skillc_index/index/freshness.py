@@ -358,7 +358,7 @@ def _load(
         if st is None or not stat_module.S_ISREG(st.st_mode):
             return IndexState("missing", path, key, "no index file"), None
         identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-        settled = st.st_mtime_ns + racy_window_ns(st.st_mtime_ns) < time.time_ns()
+        settled = st.st_mtime_ns + racy_window_ns(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns()
     snapshot = _snapshots.get(path)
     if snapshot is None or snapshot.identity != identity:
         try:
@@ -427,8 +427,8 @@ def trusted(stat: FileStat, stats_at_ns: int | None) -> bool:
     """Whether a file's stats, taken at ``stats_at_ns``, prove it unchanged while they stay
     the same: its times are older than that by more than the file system's timestamp
     granularity (:meth:`~skillc_index.index.schema.FileStat.settled_before`: 100 ms, two
-    seconds for a time of whole seconds; one changed closer may have been changed again with
-    the same stats); False when no time was recorded (an index written before
+    seconds on a file system of whole seconds; one changed closer may have been changed
+    again with the same stats); False when no time was recorded (an index written before
     ``stats_at_ns`` existed: no stat proves anything)."""
     return stats_at_ns is not None and stat.settled_before(stats_at_ns)
 

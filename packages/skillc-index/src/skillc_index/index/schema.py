@@ -232,11 +232,10 @@ class FileStat(Record):
 
     def settled_before(self, at_ns: int) -> bool:
         """Whether the file, with these stats at ``at_ns``, was last changed long enough
-        before it to be proven unchanged while its stats stay the same: each of its times
-        more than its :func:`racy_window_ns` before ``at_ns`` (one changed closer may have
-        been changed again within the same timestamp, unseen)."""
-        mtime, ctime = self.mtime_ns, self.ctime_ns
-        return mtime + racy_window_ns(mtime) < at_ns and ctime + racy_window_ns(ctime) < at_ns
+        before it to be proven unchanged while its stats stay the same: both its times more
+        than its file system's :func:`racy_window_ns` before ``at_ns`` (one changed closer may
+        have been changed again within the same timestamp, unseen)."""
+        return self.changed_ns + racy_window_ns(self.mtime_ns, self.ctime_ns) < at_ns
 
 
 #: Files changed this close (ns) to the moment their stats were recorded may have been changed
@@ -246,19 +245,26 @@ class FileStat(Record):
 #: does, would otherwise leave every file "racy" and every reader hashing the sources.)
 RACY_WINDOW_NS = 100_000_000
 _SECOND_NS = 1_000_000_000
-#: The window of a time with no fraction of a second: its file system may keep whole seconds
-#: (ext4 made with 128-byte inodes, ext3, HFS+, many network shares) or even two (FAT, which
-#: may also round up), so a file saved twice within one second keeps its times, and its stats
-#: prove it unchanged only once two seconds (and :data:`RACY_WINDOW_NS`) have passed. A time
-#: of a nanosecond file system is a whole second once in a billion (or when set so: ``touch
-#: -d``, ``tar x``, whose files are then seldom that recent): the common case is unchanged.
+#: The change time of a coarse file system is a multiple of this: whole seconds (ext4 made
+#: with 128-byte inodes, ext3, HFS+, many network shares), or FAT's creation time, which
+#: Linux gives as its change time, in hundredths of a second.
+_COARSE_CTIME_NS = 10_000_000
+#: The window of a file system of whole seconds, or even two (FAT, which may also round up):
+#: a file saved twice within one second keeps its times, and its stats prove it unchanged only
+#: once two seconds (and :data:`RACY_WINDOW_NS`) have passed.
 COARSE_WINDOW_NS = 2 * _SECOND_NS + RACY_WINDOW_NS
 
 
-def racy_window_ns(time_ns: int) -> int:
-    """How long (ns) after a file time ``time_ns`` the file may still change again with that
-    time: :data:`COARSE_WINDOW_NS` for a whole second, else :data:`RACY_WINDOW_NS`."""
-    return COARSE_WINDOW_NS if time_ns % _SECOND_NS == 0 else RACY_WINDOW_NS
+def racy_window_ns(mtime_ns: int, ctime_ns: int) -> int:
+    """How long (ns) after its times a file with these times may still change again with the
+    same ones: :data:`COARSE_WINDOW_NS` on a file system of whole seconds, known by a
+    modification time of whole seconds and a change time of whole seconds or hundredths
+    (:data:`_COARSE_CTIME_NS`), else :data:`RACY_WINDOW_NS`. A modification time set to a
+    whole second (``tar x``, ``cp -p``, ``touch -d``) on a nanosecond file system leaves the
+    change time the kernel's, with its fraction: the ordinary window (a change time of
+    nanoseconds is a multiple of 10 ms by chance once in ten million)."""
+    coarse = mtime_ns % _SECOND_NS == 0 and ctime_ns % _COARSE_CTIME_NS == 0
+    return COARSE_WINDOW_NS if coarse else RACY_WINDOW_NS
 
 
 def settle(stats: Mapping[str, FileStat]) -> bool:
@@ -273,10 +279,9 @@ def settle(stats: Mapping[str, FileStat]) -> bool:
     now = time.time_ns()
     wait_ns = max(
         (
-            when + racy_window_ns(when) - now
+            s.changed_ns + racy_window_ns(s.mtime_ns, s.ctime_ns) - now
             for s in stats.values()
             if s.changed_ns <= now
-            for when in (s.mtime_ns, s.ctime_ns)
         ),
         default=0,
     )
