@@ -78,6 +78,7 @@ from pathlib import Path
 from typing import Any
 
 from skillc_index.digests import sha256_hasher
+from skillc_index.file_times import COARSE_WINDOW_NS, RACY_WINDOW_NS, racy_window_ns, settled
 from skillc_index.files import fs_bytes
 from skillc_index.index.version import SCHEMA_VERSION
 from skillc_index.layout import META_DIR
@@ -235,36 +236,7 @@ class FileStat(Record):
         before it to be proven unchanged while its stats stay the same: both its times more
         than its file system's :func:`racy_window_ns` before ``at_ns`` (one changed closer may
         have been changed again within the same timestamp, unseen)."""
-        return self.changed_ns + racy_window_ns(self.mtime_ns, self.ctime_ns) < at_ns
-
-
-#: Files changed this close (ns) to the moment their stats were recorded may have been changed
-#: again within the file system's timestamp granularity: their stats prove nothing. Linux
-#: file systems stamp times from a coarse clock (one scheduler tick, at most 10 ms) and APFS
-#: in nanoseconds; 100 ms covers both with room. (A build right after a copy, as an import
-#: does, would otherwise leave every file "racy" and every reader hashing the sources.)
-RACY_WINDOW_NS = 100_000_000
-_SECOND_NS = 1_000_000_000
-#: The change time of a coarse file system is a multiple of this: whole seconds (ext4 made
-#: with 128-byte inodes, ext3, HFS+, many network shares), or FAT's creation time, which
-#: Linux gives as its change time, in hundredths of a second.
-_COARSE_CTIME_NS = 10_000_000
-#: The window of a file system of whole seconds, or even two (FAT, which may also round up):
-#: a file saved twice within one second keeps its times, and its stats prove it unchanged only
-#: once two seconds (and :data:`RACY_WINDOW_NS`) have passed.
-COARSE_WINDOW_NS = 2 * _SECOND_NS + RACY_WINDOW_NS
-
-
-def racy_window_ns(mtime_ns: int, ctime_ns: int) -> int:
-    """How long (ns) after its times a file with these times may still change again with the
-    same ones: :data:`COARSE_WINDOW_NS` on a file system of whole seconds, known by a
-    modification time of whole seconds and a change time of whole seconds or hundredths
-    (:data:`_COARSE_CTIME_NS`), else :data:`RACY_WINDOW_NS`. A modification time set to a
-    whole second (``tar x``, ``cp -p``, ``touch -d``) on a nanosecond file system leaves the
-    change time the kernel's, with its fraction: the ordinary window (a change time of
-    nanoseconds is a multiple of 10 ms by chance once in ten million)."""
-    coarse = mtime_ns % _SECOND_NS == 0 and ctime_ns % _COARSE_CTIME_NS == 0
-    return COARSE_WINDOW_NS if coarse else RACY_WINDOW_NS
+        return settled(self.mtime_ns, self.ctime_ns, at_ns)
 
 
 def settle(stats: Mapping[str, FileStat]) -> bool:
