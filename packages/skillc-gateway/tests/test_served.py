@@ -250,8 +250,10 @@ def test_the_digests_kept_are_those_of_the_files_there(
     (not hashed again)."""
     import os
     import shutil
+    import time
 
     import skillc_index.files as files
+    from skillc_index.file_times import RACY_WINDOW_NS
 
     home = tmp_path / "home"
     home.mkdir()
@@ -260,7 +262,8 @@ def test_the_digests_kept_are_those_of_the_files_there(
     alpha = write_skill(skills / "alpha")
     beta = write_skill(skills / "beta")
     served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}), watch=watch)
-    past = 1_600_000_000  # older than RACY_NS: a digest that is kept
+    past = 1_600_000_000  # long past: a digest that is kept once its change time is too
+    settle = RACY_WINDOW_NS / 1e9 + 0.02  # (file_times.settled: 100 ms after the utime)
 
     def held(kept: dict[str, Any]) -> list[str]:  # the files' paths, however they are keyed
         return [f for k, v in kept.items() for f in (held(v) if isinstance(v, dict) else [k])]
@@ -276,6 +279,7 @@ def test_the_digests_kept_are_those_of_the_files_there(
             dated.write_text(f"day {day}\n", encoding="utf-8")
             for path in (dated, alpha / "SKILL.md", beta / "SKILL.md"):
                 os.utime(path, (past, past))
+            time.sleep(settle)
             assert [f.path for f in served.snapshot().entries["alpha"].files] == [
                 "SKILL.md",
                 f"day-{day}.txt",
@@ -291,6 +295,7 @@ def test_the_digests_kept_are_those_of_the_files_there(
         monkeypatch.setattr(files, "open_regular", open_regular)
         (alpha / "notes.md").write_text("# Notes\n", encoding="utf-8")
         os.utime(alpha / "notes.md", (past, past))
+        time.sleep(settle)
         assert len(served.snapshot().entries["alpha"].files) == 3
         assert "notes.md" in opened and "day-2.txt" not in opened  # its digest kept
         monkeypatch.undo()
@@ -587,6 +592,43 @@ def test_a_linked_skill_behind_a_re_pointed_link_is_served_from_its_new_target(
         served.close()
 
 
+def test_a_digest_is_kept_once_its_file_is_older_than_its_file_systems_granularity(
+    tmp_path: Path, write_skill: WriteSkill
+) -> None:
+    """A file's digest is kept for the next look once its times are older than its file
+    system's timestamp granularity (100 ms on a nanosecond one:
+    ``skillc_index.file_times.settled``), not after a flat 2 s: a file edited a second ago
+    was hashed again at every look. Near miss: a file whose modification time was set back
+    a moment ago (``tar x``, ``cp -p``), its change time now, is not kept: extracted again
+    within the same tick it would keep its stamp (the old check read the modification time
+    alone)."""
+    import os
+    import time
+
+    from skillc_index.file_times import RACY_WINDOW_NS
+
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    skills = project / ".skillc" / "skills"
+    alpha = write_skill(skills / "alpha", files={"notes.md": "# Notes\n"})
+    extracted = alpha / "extracted.md"
+    extracted.write_text("# Extracted\n", encoding="utf-8")
+    time.sleep(RACY_WINDOW_NS / 1e9 + 0.05)  # SKILL.md and notes.md: settled, 2 s not past
+    os.utime(extracted, ns=(1_600_000_000 * 10**9, 1_600_000_000 * 10**9))
+    changed = extracted.stat().st_ctime_ns
+    home.mkdir()
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        assert len(served.snapshot().entries["alpha"].files) == 3
+        looked_within_window = time.time_ns() < changed + RACY_WINDOW_NS
+        kept = {Path(full).name for files in served._digests.values() for full in files}
+        assert {"SKILL.md", "notes.md"} <= kept
+        if looked_within_window:  # (a look slower than 100 ms proves nothing of it)
+            assert "extracted.md" not in kept
+    finally:
+        served.close()
+
+
 def test_a_skill_md_edited_through_a_hard_link_elsewhere_is_listed_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -600,9 +642,9 @@ def test_a_skill_md_edited_through_a_hard_link_elsewhere_is_listed_as_it_is(
     (nothing changes in the listing while its watcher says nothing)."""
     import hashlib
 
-    from skillc_gateway import served as served_module
+    from skillc_index import file_times
 
-    monkeypatch.setattr(served_module, "RACY_NS", 0)  # every stamp trusted at once
+    monkeypatch.setattr(file_times, "RACY_WINDOW_NS", 0)  # every stamp trusted at once
     skills = tmp_path / "home" / ".claude" / "skills"
     (skills / "hl").mkdir(parents=True)
     (skills / "plain").mkdir()

@@ -77,17 +77,13 @@ __all__ = ["MAX_UNSKILLED", "ServedSkills"]
 
 #: Folders of one inventory root that hold no skill, watched at most (:class:`ServedSkills`).
 MAX_UNSKILLED = 256
-#: A file changed this recently (ns) may change again within the clock's granularity: its
-#: digest is not kept.
-RACY_NS = 2_000_000_000
-
 Stamp = tuple[int, int, int, int]
 _Cache = tuple[
     dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]], dict[str, "Stamp | None"]
 ]
 """A look's file digests by path: those known from the skill's last look, and its own; and
 the stamp of each file it found with more than one name (a hard link: None when it changed
-within :data:`RACY_NS`)."""
+within its file system's timestamp granularity, :func:`skillc_index.file_times.settled`)."""
 
 
 def _stamp(st: os.stat_result) -> Stamp:
@@ -97,15 +93,18 @@ def _stamp(st: os.stat_result) -> Stamp:
 def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes | None]:
     """``sha256:<hex>``, size, and (``want``) the bytes of a regular file. ``digests``: the
     skill's digests by stamp known from its last look, and this look's, which it adds to
-    (not a file that changed within :data:`RACY_NS`), and the stamps of hard links."""
+    (not a file changed within its file system's timestamp granularity: it may change again
+    with the same stamp, :func:`~skillc_index.file_times.settled`), and the stamps of hard
+    links."""
     from skillc_index.digests import sha256_hasher
+    from skillc_index.file_times import settled
     from skillc_index.files import open_regular
 
     known, kept, linked = digests
     st = os.stat(full)
     if st.st_nlink > 1:  # written through another name: no event of the skill's folders
-        recent = time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) <= RACY_NS
-        linked[full] = None if recent else _stamp(st)
+        old = settled(st.st_mtime_ns, st.st_ctime_ns, time.time_ns())
+        linked[full] = _stamp(st) if old else None
     found = kept.get(full) or known.get(full)
     if found is not None and found[0] == _stamp(st):
         kept[full] = found
@@ -115,7 +114,7 @@ def _digest(full: str, digests: _Cache, *, want: bool) -> tuple[str, int, bytes 
         st = os.fstat(handle.fileno())
         data = handle.read(MAX_BYTES + 1)
     digest = "sha256:" + sha256_hasher()(data).hexdigest()
-    if time.time_ns() - st.st_mtime_ns > RACY_NS and len(data) == st.st_size:
+    if settled(st.st_mtime_ns, st.st_ctime_ns, time.time_ns()) and len(data) == st.st_size:
         kept[full] = (_stamp(st), digest)
     return digest, len(data), data if want else None
 
