@@ -579,10 +579,12 @@ def test_a_plugin_skills_older_version_in_the_other_runtime_is_counted(
 
 
 def age(folder: Path) -> None:
-    """Every log under ``folder`` last changed a minute ago (out of the racy window)."""
+    """Every log under ``folder`` last modified a minute ago, and its change time (the utime's)
+    out of the racy window (``skillc_index.file_times``: 100 ms)."""
     past = time.time() - 60
     for log in folder.rglob("logs.db*"):
         os.utime(log, (past, past))
+    time.sleep(0.12)
 
 
 def test_unchanged_logs_are_not_read_again(
@@ -635,6 +637,23 @@ def test_the_cache_is_kept_when_the_skillc_home_has_no_folder_yet(
     assert not layout.global_dir.exists()
     first = query_all(layout)
     assert (layout.global_dir / _usage.CACHE_FILE).is_file()
+    monkeypatch.setattr(_usage, "LocalRows", None)  # the second answer: from the cache
+    assert query_all(layout) == first
+
+
+def test_a_log_written_a_moment_ago_is_cached_once_past_its_granularity(
+    project: Path,
+    layout: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """A log is cached once its times are older than its file system's timestamp granularity
+    (``skillc_index.file_times.settled``: 100 ms on a nanosecond one), not after a flat 2 s:
+    ``--all`` run again within two seconds of a use read every log again."""
+    used = demo_skill(project / ".skillc" / "skills" / "used")
+    log(layout, "used", access(used, "/w/a", "2026-03-01T10:00:00Z"))
+    time.sleep(0.3)  # past 100 ms, well within 2 s
+    first = query_all(layout)
     monkeypatch.setattr(_usage, "LocalRows", None)  # the second answer: from the cache
     assert query_all(layout) == first
 

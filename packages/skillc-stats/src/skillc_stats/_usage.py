@@ -60,8 +60,6 @@ CACHE_FILE = "stats-usage.json"
 #: 4: a failed read is no use (version 3 counted it in the uses, projects, first and last use).
 CACHE_VERSION = 4
 MAX_CACHE_BYTES = 64 * 1024 * 1024
-#: A log changed more recently than this (ns) is read again next time.
-RACY_NS = 2_000_000_000
 
 
 def _entry(name: str, path: str | None, use: SkillUsage | None) -> dict[str, Any]:
@@ -88,9 +86,9 @@ def _prune_first(entry: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _stamp(log: Path) -> list[int]:
-    """Size and modification time of the log and its WAL (``-1`` when missing or, for the
-    WAL, empty: a reader may create it): a committed write changes one of them (the WAL until
-    a checkpoint, then the database)."""
+    """Size, modification and change time of the log and its WAL (``-1`` when missing or,
+    for the WAL, empty: a reader may create it): a committed write changes one of them (the
+    WAL until a checkpoint, then the database)."""
     stamp: list[int] = []
     for path in (str(log), f"{log}-wal"):
         try:
@@ -98,10 +96,21 @@ def _stamp(log: Path) -> list[int]:
         except OSError:
             st = None
         if st is None or (path.endswith("-wal") and st.st_size == 0):
-            stamp += [-1, -1]
+            stamp += [-1, -1, -1]
         else:
-            stamp += [st.st_size, st.st_mtime_ns]
+            stamp += [st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     return stamp
+
+
+def _settled(stamp: list[int]) -> bool:
+    """Whether the files of a :func:`_stamp` were last changed longer ago than their file
+    system's timestamp granularity (:func:`skillc_index.file_times.settled`): a log written
+    again within it could keep its stamp."""
+    from skillc_index.file_times import settled
+
+    now = time.time_ns()
+    times = [(stamp[i], stamp[i + 1]) for i in range(1, len(stamp) - 1, 3)]
+    return all(settled(mtime, ctime, now) for mtime, ctime in times if mtime != -1)
 
 
 #: The most a count of rows can be (SQLite's largest integer).
@@ -141,10 +150,10 @@ def _possible(use: SkillUsage) -> bool:
 class UsageCache:
     """What ``--all`` last read from each log, under the stamp the log had and the filters
     asked (:data:`CACHE_FILE` in the skillc home): an unchanged log is not opened again. A
-    log changed within :data:`RACY_NS` of the reading is not kept (a second write within the
-    clock's granularity could keep its stamp). Missing, unreadable or foreign: empty. When it
-    is written, the entries of logs that are gone (a deleted project's) and that this run did
-    not ask for are dropped."""
+    log changed within its file system's timestamp granularity of the reading is not kept
+    (:func:`_settled`: a second write within it could keep its stamp). Missing, unreadable
+    or foreign: empty. When it is written, the entries of logs that are gone (a deleted
+    project's) and that this run did not ask for are dropped."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -178,7 +187,7 @@ class UsageCache:
             return None
 
     def put(self, log: Path, stamp: list[int], key: str, found: dict[str, SkillUsage]) -> None:
-        if time.time_ns() - max(stamp[1], stamp[3]) < RACY_NS:
+        if not _settled(stamp):
             self.logs.pop(str(log), None)
             return
         usage_ = {path: list(use[1:]) for path, use in found.items()}
