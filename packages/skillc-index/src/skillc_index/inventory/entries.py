@@ -243,10 +243,14 @@ class Inventory(Record):
         return tuple(notices)
 
 
-def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | None:
+def location_of(
+    root: Root, name: str, layout: Layout, real_root: str | None = None
+) -> Location | Skipped | None:
     """The skill at ``<root>/<name>`` (see the module): a :class:`Location`, a
     :class:`Skipped` entry, or None when the entry is no skill folder (missing, a file, no
-    regular ``SKILL.md``, the router)."""
+    regular ``SKILL.md``, the router). ``real_root``: the real path of ``root``, when the
+    entry is known to be no symlink (its real path is then ``<real_root>/<name>``, without
+    a realpath of its own: :func:`root_listing`, of thousands of entries)."""
     full = f"{root.path}/{name}"
     skill = meta = False
     try:
@@ -268,7 +272,7 @@ def location_of(root: Root, name: str, layout: Layout) -> Location | Skipped | N
         return None
     if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
         return Skipped(root.path / name, NOT_UTF8)  # (an entry that is there: E001's hint)
-    real = os.path.realpath(full)
+    real = os.path.realpath(full) if real_root is None else f"{real_root}/{name}"
     if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")
     confine = root.confined_to
@@ -407,7 +411,7 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     try:
         with os.scandir(root.path) as entries:
             names = sorted(
-                (entry.name, _is_dir(entry))
+                (entry.name, _is_dir(entry), _is_link(entry))
                 for _, entry in zip(range(MAX_STORE_ENTRIES), entries, strict=False)
                 if not skips_folder(entry.name, parent)
             )
@@ -418,8 +422,9 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     locations: list[Location] = []
     skipped: list[Skipped] = []
     others: list[Path] = []
-    for name, folder in names:
-        found = location_of(root, name, layout)
+    real_root = os.path.realpath(root.path)  # once: an entry that is no symlink lies in it
+    for name, folder, link in names:
+        found = location_of(root, name, layout, None if link else real_root)
         # (a dangling link is no folder); a hidden one is no skill (a skill's name has no
         # leading dot): Emacs' lock file `.#SKILL.md -> user@host.pid` is not warned of
         if found is None and not folder and name[:1] != ".":
@@ -431,6 +436,15 @@ def root_listing(root: Root, layout: Layout) -> Listing:
         elif folder:
             others.append(root.path / name)
     return Listing(tuple(locations), tuple(skipped), others=tuple(others))
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a symlink (True when that cannot be told: its real path is
+    looked for)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
