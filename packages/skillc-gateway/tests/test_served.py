@@ -684,3 +684,127 @@ def test_a_skill_md_edited_through_a_hard_link_elsewhere_is_listed_as_it_is(
         assert listed("plain") == ("Version ANOTHER.", digest(text("plain", "ANOTHER")))
     finally:
         served.close()
+
+
+def _many_skills(skills: Path, count: int) -> None:
+    for n in range(count):
+        folder = skills / f"skill-{n:04d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: skill-{n:04d}\ndescription: Skill number {n}.\n---\n\n# {n}\n",
+            encoding="utf-8",
+        )
+
+
+def test_a_first_page_hashes_the_files_of_its_own_skills_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scale audit: a new ``skc mcp`` answered nothing (``ping`` neither) until every file of
+    every installed skill was read and hashed, though a page holds at most 500 skills: 11 s
+    at 20,000 skills, past a client's request timeout under load. A first page of 1,200
+    one-file skills hashes about its page's files; the pages after it build theirs, and the
+    skills walked page by page are the whole listing, in order. Near miss: asked for all of
+    them (``snapshot()``), every skill is built."""
+    import skillc_gateway.served as served_module
+
+    home = tmp_path / "home"
+    _many_skills(home / ".claude" / "skills", 1200)
+    project = tmp_path / "project"
+    project.mkdir()
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    hashed: list[str] = []
+    digest = served_module._digest
+
+    def counted(full: str, *args: Any, **kwargs: Any) -> Any:
+        hashed.append(full)
+        return digest(full, *args, **kwargs)
+
+    monkeypatch.setattr(served_module, "_digest", counted)
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        entries, after = served.page(None, 500)
+        assert [e.path for e in entries] == [f"skill-{n:04d}" for n in range(500)]
+        assert after == "skill-0499"
+        assert len(hashed) <= 501  # its 500 skills' files, and the next one's (is there more?)
+        walked = [e.path for e in entries]
+        while after is not None:
+            entries, after = served.page(after, 500)
+            walked += [e.path for e in entries]
+        assert walked == [f"skill-{n:04d}" for n in range(1200)]
+        assert len(hashed) == 1200  # each hashed once
+        assert list(served.snapshot().entries) == walked
+    finally:
+        served.close()
+    fresh = ServedSkills(lambda: layout, watch=False)
+    try:
+        assert len(fresh.snapshot().entries) == 1200
+    finally:
+        fresh.close()
+
+
+def test_pages_of_nested_and_refused_skills_walk_the_whole_listing_in_order(
+    tmp_path: Path,
+) -> None:
+    """A skill's nested skills sort after other skills of its prefix (``alpha-x`` <
+    ``alpha/inner``), and a refused skill holds no entry: pages of every size, each building
+    only the skills it may hold, walk exactly the entries of the full snapshot, in order,
+    the last page without a cursor. Entries are read through a URI too (``entry``,
+    ``locate``, ``refusal``) before any listing built them."""
+    home = tmp_path / "home"
+    skills = home / ".claude" / "skills"
+    for name in ("alpha", "alpha-x", "alpha0", "beta", "bad", "gamma"):
+        folder = skills / name
+        folder.mkdir(parents=True)
+        given = "other" if name == "bad" else name
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {given}\ndescription: The {name} skill.\n---\n", encoding="utf-8"
+        )
+    for top, inner in (("alpha", "inner"), ("alpha", "zeta/deep"), ("beta", "b")):
+        folder = skills / top / inner
+        folder.mkdir(parents=True)
+        name = inner.rpartition("/")[2]
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Nested {name}.\n---\n", encoding="utf-8"
+        )
+    project = tmp_path / "project"
+    project.mkdir()
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    whole = ServedSkills(lambda: layout, watch=False)
+    try:
+        everything = list(whole.snapshot().entries)
+    finally:
+        whole.close()
+    assert everything == [
+        "alpha",
+        "alpha-x",
+        "alpha/inner",
+        "alpha/zeta/deep",
+        "alpha0",
+        "beta",
+        "beta/b",
+        "gamma",
+    ]
+    for limit in range(1, 10):
+        served = ServedSkills(lambda: layout, watch=False)
+        try:
+            walked: list[str] = []
+            after: str | None = None
+            while True:
+                entries, after = served.page(after, limit)
+                assert 0 < len(entries) <= limit
+                walked += [e.path for e in entries]
+                if after is None:
+                    break
+            assert walked == everything, limit
+        finally:
+            served.close()
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        entry = served.entry("skill://alpha/zeta/deep/SKILL.md")
+        assert entry is not None and entry.path == "alpha/zeta/deep"
+        assert served.locate("skill://beta/b/SKILL.md") is not None
+        refused = served.refusal("skill://bad/SKILL.md")
+        assert refused == "name 'other' is not its folder's name 'bad'"
+        assert served.snapshot(complete=False).pending == {"alpha-x", "alpha0", "gamma"}
+    finally:
+        served.close()

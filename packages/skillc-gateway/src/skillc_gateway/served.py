@@ -27,7 +27,10 @@ each skill's last look only), each skill's entry until something under the skill
 changes. With a watcher
 (:mod:`skillc_gateway.catalog.watch`, Linux inotify) it knows what changed without looking:
 a listing costs the JSON of the entries; without one, each listing from its first page looks
-at every skill again (file stats; a file is hashed again only when its stamp changed). It
+at every skill built so far again (file stats; a file is hashed again only when its stamp
+changed). A skill's entry is built when asked for (:meth:`ServedSkills.page` builds its
+page's skills, :meth:`ServedSkills.locate` its URI's), not before: the inventory (names and
+paths) is what a first page lists of every skill. It
 watches the inventory's folders, each skill's folders (for a skill whose entry is a symlink,
 the folders above its target and the symlinks on the way to it too, as the find catalog
 does: ``mv repo repo-old`` and a new clone, ``ln -sfn v2 links/current``; a skill whose
@@ -166,6 +169,7 @@ class ServedSkills:
         listing stats them, and their targets are watched for (a target back at its path
         is no event of a watched folder), as the find catalog does."""
         self._paths: dict[str, InstalledSkill] | None = None
+        self._order: list[str] = []  # the inventory's skill paths, sorted
         self._linked: dict[str, dict[str, Stamp | None]] = {}
         """Top-level skill path -> its files of more than one name (hard links) and their
         stamps: each statted by every look for changes (a write through another name is no
@@ -199,22 +203,44 @@ class ServedSkills:
 
     # -- keeping current ---------------------------------------------------------------------
 
-    def snapshot(self, *, fresh: bool = True) -> Snapshot:
+    def snapshot(self, *, fresh: bool = True, complete: bool = True) -> Snapshot:
         """The served skills now. ``fresh=False`` (a listing's later pages) takes the last
-        snapshot when there is one and no watcher says more."""
+        snapshot when there is one and no watcher says more. ``complete=False``: the entries
+        of the skills built so far (:attr:`Snapshot.pending`: the others), the skills a
+        change was seen in looked at again; the others are built when asked for
+        (:meth:`page`, :meth:`locate`), not before: a first listing of 20,000 skills hashed
+        every file of every one before its first page."""
         if not fresh and self._snapshot is not None and self._watcher is None:
-            return self._snapshot
+            return self._ensure(self._pending() if complete else ())
         changed = self._changes()
         if changed is not None and not changed and self._snapshot is not None:
-            return self._snapshot
+            return self._ensure(self._pending() if complete else ())
         self._update(changed)
-        entries: dict[str, Entry] = {}
-        refused: dict[str, str] = {}
-        for built in self._built.values():
-            for entry in built.entries:
-                entries.setdefault(entry.path, entry)
-            refused.update(built.refused)
-        self._snapshot = Snapshot(dict(sorted(entries.items())), refused)
+        return self._ensure(self._pending() if complete else (), again=True)
+
+    def _pending(self) -> list[str]:
+        """The inventory's skills not built yet, in skill-path order."""
+        return [path for path in self._order if path not in self._built]
+
+    def _ensure(self, paths: Iterable[str], *, again: bool = False) -> Snapshot:
+        """The snapshot, with the skills ``paths`` of the inventory built (those not yet);
+        made anew when one was (or ``again``)."""
+        assert self._paths is not None
+        for path in paths:
+            skill = self._paths.get(path)
+            if skill is not None and path not in self._built:
+                self._look(path, skill)
+                again = True
+        if again or self._snapshot is None:
+            entries: dict[str, Entry] = {}
+            refused: dict[str, str] = {}
+            for path in self._paths:  # inventory order: the first of one path wins
+                built = self._built.get(path)
+                for entry in () if built is None else built.entries:
+                    entries.setdefault(entry.path, entry)
+                refused.update(() if built is None else built.refused)
+            pending = frozenset(self._paths.keys() - self._built.keys())
+            self._snapshot = Snapshot(dict(sorted(entries.items())), refused, pending)
         return self._snapshot
 
     def _changes(self) -> set[str] | None:
@@ -255,22 +281,27 @@ class ServedSkills:
 
     def _update(self, changed: set[str] | None) -> None:
         """Look again at the inventory (when ``changed`` is None or holds ``""``) and at the
-        skills in ``changed`` (all when None), dropping what is gone."""
+        skills built so far in ``changed`` (all when None), dropping what is gone; a skill
+        new to the inventory since the last look is built (a change to tell), the others
+        when asked for (:meth:`_ensure`)."""
+        before = self._paths
         if changed is None or "" in changed or self._paths is None or self._led_away(changed):
             self._paths = self._inventory()
+            self._order = sorted(self._paths)  # the order pages take, built as they ask
         paths = self._paths
+        again = {path for path in self._built if changed is None or path in changed}
+        if before is not None:
+            again.update(paths.keys() - before.keys())
         for path in list(self._built):
             skill = paths.get(path)
             if skill is None or str(skill.source) != self._sources.get(path):
+                again.add(path)
                 self._forget(path)
-        for path in changed or ():
-            if path in self._built:
-                self._forget(path)
-        for path, skill in paths.items():
-            if path not in self._built or changed is None:
-                self._forget(path)
-                self._look(path, skill)
-        for gone in self._digests.keys() - self._built.keys():
+        for path in again:
+            self._forget(path)
+            if path in paths:
+                self._look(path, paths[path])
+        for gone in self._digests.keys() - paths.keys():
             del self._digests[gone]
         for gone in self._linked.keys() - self._built.keys():
             del self._linked[gone]
@@ -498,16 +529,32 @@ class ServedSkills:
 
     def page(self, after: str | None, limit: int) -> tuple[list[Entry], str | None]:
         """At most ``limit`` entries whose skill path sorts after ``after`` (None: from the
-        first), and the path to go on after (None: that was the last)."""
-        snapshot = self.snapshot(fresh=after is None)
-        keys = list(snapshot.entries)
-        start = 0
-        if after is not None:
-            import bisect
+        first), and the path to go on after (None: that was the last). Only the skills that
+        may hold them are built (:meth:`snapshot`): a skill's entries (its own and nested
+        ones) sort from its own path on, so once ``limit + 1`` entries are found the skills
+        after the last of them are left for later pages."""
+        import bisect
 
-            start = bisect.bisect_right(keys, after)
-        chosen = keys[start : start + limit]
-        more = start + limit < len(keys)
+        snapshot = self.snapshot(fresh=after is None, complete=False)
+        first = 0 if after is None else bisect.bisect_right(self._order, after)
+        # a skill before ``after`` whose nested skills may sort after it: a prefix of it
+        todo = [after[:n] for n in range(1, len(after) + 1)] if after is not None else []
+        while True:
+            keys = list(snapshot.entries)
+            start = 0 if after is None else bisect.bisect_right(keys, after)
+            chosen = keys[start : start + limit + 1]
+            bound = chosen[limit] if len(chosen) > limit else None
+            for path in self._order[first:]:
+                if len(todo) > limit or (bound is not None and path > bound):
+                    break
+                if path not in self._built:
+                    todo.append(path)
+            if not todo:
+                break
+            snapshot = self._ensure(todo)
+            todo = []
+        more = len(chosen) > limit
+        chosen = chosen[:limit]
         return [snapshot.entries[k] for k in chosen], (chosen[-1] if more and chosen else None)
 
     def entry(self, uri: str) -> Entry | None:
@@ -517,7 +564,14 @@ class ServedSkills:
         segments = parse_uri(uri)
         if segments is None or len(segments) < 2 or segments[-1] != SKILL_FILE:
             return None
-        return self.snapshot().entries.get("/".join(segments[:-1]))
+        return self._around_path(segments[:-1]).entries.get("/".join(segments[:-1]))
+
+    def _around_path(self, segments: Iterable[str], *, fresh: bool = True) -> Snapshot:
+        """The snapshot, with the skills that may hold the skill path ``segments`` built
+        (those whose path is one of its first segments)."""
+        parts = list(segments)
+        self.snapshot(fresh=fresh, complete=False)
+        return self._ensure("/".join(parts[:n]) for n in range(1, len(parts) + 1))
 
     def locate(self, uri: str) -> tuple[Entry, str] | None:
         """The served skill a file or directory URI is in, and the path in it (empty: its
@@ -527,7 +581,7 @@ class ServedSkills:
         segments = parse_uri(uri)
         if segments is None:
             return None
-        entries = self.snapshot().entries
+        entries = self._around_path(segments).entries
         for length in range(len(segments), 0, -1):
             entry = entries.get("/".join(segments[:length]))
             if entry is not None:
@@ -541,7 +595,7 @@ class ServedSkills:
         from skillc_index.inventory.uris import parse_uri
 
         segments = parse_uri(uri) or ()
-        snapshot = self.snapshot(fresh=False)  # the one the read that found nothing took
+        snapshot = self._around_path(segments, fresh=False)  # the read that found nothing's
         for length in range(len(segments), 0, -1):
             path = "/".join(segments[:length])
             if path in snapshot.entries:

@@ -87,6 +87,9 @@ class Snapshot(Record):
 
     entries: dict[str, Entry]
     refused: dict[str, str]
+    pending: frozenset[str] = frozenset()
+    """The inventory's (top-level) skills not built yet, whose entries are not among
+    :attr:`entries` (:meth:`skillc_gateway.served.ServedSkills.page` builds a page's only)."""
 
 
 def mime_type(path: str) -> str:

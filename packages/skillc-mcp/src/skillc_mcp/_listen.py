@@ -23,7 +23,7 @@ reads) to one notification of each kind in a settle window, the last one sent wh
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,22 +53,37 @@ class Changes:
 NOTHING = Changes(False, frozenset())
 
 
-def compare(old: Mapping[str, Entry], new: Mapping[str, Entry]) -> Changes:
-    """What changed from ``old`` to ``new`` (entries by skill path)."""
+def compare(
+    old: Mapping[str, Entry], new: Mapping[str, Entry], unknown: Collection[str] = ()
+) -> Changes:
+    """What changed from ``old`` to ``new`` (entries by skill path). ``unknown``: the
+    (top-level) skills one of the two had not built yet (:attr:`~skillc_gateway.served_entry.
+    Snapshot.pending`): their entries (their own and nested ones) are compared only where
+    both hold them (one built since is no change)."""
     if old is new or old == new:
         return NOTHING
     from skillc_index.inventory.uris import file_uri
 
     updated: set[str] = set()
+    listed = False
     for path in old.keys() | new.keys():
         before, after = old.get(path), new.get(path)
         if before == after:
             continue
+        if (before is None or after is None) and unknown and _within(path, unknown):
+            continue
+        listed = True
         was = {f.path: f.digest for f in before.files} if before is not None else {}
         now = {f.path: f.digest for f in after.files} if after is not None else {}
         changed = (rel for rel in was.keys() | now.keys() if was.get(rel) != now.get(rel))
         updated.update(file_uri(path, rel) for rel in changed)
-    return Changes(True, frozenset(updated))
+    return Changes(listed, frozenset(updated))
+
+
+def _within(path: str, tops: Collection[str]) -> bool:
+    """Whether the skill path ``path`` is one of ``tops`` or nested in one."""
+    parts = path.split("/")
+    return any("/".join(parts[:n]) in tops for n in range(1, len(parts) + 1))
 
 
 def checked_uris(value: object, what: str) -> frozenset[str]:

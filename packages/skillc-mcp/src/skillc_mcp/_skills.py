@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from skillc_gateway.served import ServedSkills
-    from skillc_gateway.served_entry import Entry
+    from skillc_gateway.served_entry import Entry, Snapshot
     from skillc_mcp._listen import Changes
 
 EXTENSION_ID = "io.modelcontextprotocol/skills"
@@ -93,8 +93,8 @@ class SkillsMethods:
         the reason, once, and again when the reason changes (a skill of 600 files, or whose
         frontmatter name differs from its folder's, otherwise leaves ``skills/list`` without
         a word); None: nowhere."""
-        self._seen: dict[str, Entry] | None = None
-        """The entries when :meth:`changed` last looked (None: it never did)."""
+        self._seen: Snapshot | None = None
+        """The served skills when :meth:`changed` last looked (None: it never did)."""
         self._told: tuple[object, dict[str, str]] = (None, {})
         """The snapshot whose refusals :meth:`_tell_refusals` last looked at, and those."""
 
@@ -119,26 +119,29 @@ class SkillsMethods:
     def watch(self) -> None:
         """Read the served skills now, so that :meth:`changed` tells changes from here on
         (a client that listens before it reads any skill)."""
-        entries = self.served.snapshot().entries
+        snapshot = self.served.snapshot()
         self._tell_refusals()
         if self._seen is None:
-            self._seen = entries
+            self._seen = snapshot
 
     def changed(self) -> Changes:
         """What differs in the served skills from when this was last asked or the client
         last listed them (a skill added, removed or edited: any entry, frontmatter or file
-        digest). Nothing is read before a skill method has been called."""
+        digest). Nothing is read before a skill method has been called, and of the skills
+        no answer has built yet (a listing builds its page's) nothing is read: a change in
+        one is no change the client was shown."""
         from skillc_mcp._listen import NOTHING, compare
 
         if self._served is None:
             return NOTHING
-        entries = self._served.snapshot().entries
+        snapshot = self._served.snapshot(complete=False)
         self._tell_refusals()
         if self._seen is None:
-            self._seen = entries
+            self._seen = snapshot
             return NOTHING
-        changes = compare(self._seen, entries)
-        self._seen = entries
+        seen = self._seen
+        changes = compare(seen.entries, snapshot.entries, seen.pending | snapshot.pending)
+        self._seen = snapshot
         return changes
 
     def entries(self) -> dict[str, Entry]:
@@ -201,7 +204,7 @@ class SkillsMethods:
         finally:
             last = None if self._served is None else self._served.last
             if last is not None and (self._seen is None or method in LISTINGS):
-                self._seen = last.entries  # what the client was shown: changes are after it
+                self._seen = last  # what the client was shown: changes are after it
             self._tell_refusals()
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
