@@ -239,7 +239,7 @@ def holds_use(log: Path) -> bool:
     on a guess; but a database that holds no table at all holds no use (a build killed before
     it wrote the log's tables left it so). Opened for writing (nothing is written): closing
     the last connection then removes the WAL files a reader would leave behind."""
-    from skillc_index.accesslog.reader import USE_COMMANDS, _among
+    from skillc_index.accesslog.kinds import USE_COMMANDS, _among
     from skillc_index.accesslog.schema import open_log
     from skillc_index.sqlite import connect as sqlite_connect
 
