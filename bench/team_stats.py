@@ -26,6 +26,12 @@ unique tool-call id each), ``--rows`` of them (default 10,000,000) written by SQ
 rollups made as a migration makes them; then every query type of the most used, the 10th
 and the median skill under each filter of :data:`SCALE_FILTERS`, and ``--all``.
 
+**migration** (``--part migration``): migration 11 (a failed read is no use) of a store of
+schema 10 holding ``--rows`` rows (default 1,000,000), each its own key of every rollup (a
+target of its own) and one in ten a failed read: the migration's statements run in one
+transaction, as a writer runs them, then rolled back (``--runs`` times; each statement's
+time too).
+
 **sync** (``--part sync``): ``sync --to`` of a new machine's ``--rows`` rows (20 skills,
 half imported with unique ids), then again (nothing to send): wall time, this process's CPU
 time and the server's (when this script started it). **explain** (``--part explain``): the
@@ -36,6 +42,7 @@ Each figure is the median of ``--runs`` runs. Usage:
   /path/to/venv/bin/python bench/team_stats.py --part team [--runs 5] [--dir DIR] [--url URL]
   /path/to/venv/bin/python bench/team_stats.py --part scale [--rows N] [--runs 3] [--url URL]
   /path/to/venv/bin/python bench/team_stats.py --part sync [--rows 1000000] [--url URL]
+  /path/to/venv/bin/python bench/team_stats.py --part migration [--rows 1000000] [--runs 3]
   /path/to/venv/bin/python bench/team_stats.py --part explain --url URL
 """
 
@@ -324,6 +331,71 @@ def rebuild_rollups(db: Any) -> None:
     for statement in REBUILD_ROLLUPS:
         db.execute(f"SET search_path TO skillc; {statement}")
     db.execute("VACUUM ANALYZE")
+
+
+#: ``--part migration``'s rows: 200 skills, 50 users, a year; each row a working folder and a
+#: target of its own (a key of its own in every rollup), one in ten failed. ``%s``: the
+#: total, the first and the last row.
+MIGRATION_GENERATE = """
+INSERT INTO skillc.access_log (log_key, source_id, machine, username, timestamp, run_id,
+    command, skill, skill_path, cwd, args, error)
+SELECT 'bench-' || u, n, 'host-' || u, 'user' || u,
+    to_char(timestamp '2026-01-01' + (n * 365 / %s) * interval '1 day'
+            + ((n * 7919) %% 86400) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+    'run-' || u, c, 'skill-' || (n %% 200), '/home/user' || u || '/skills/skill-' || (n %% 200),
+    '/home/user' || u || '/project-' || n,
+    '{"section": "Section ' || n || '"}',
+    CASE WHEN n %% 10 = 0 THEN 'error[E020]: section not found' END
+FROM (
+    SELECT n, (n / 7) %% 50 AS u,
+        (ARRAY['show', 'show', 'show', 'show', 'open', 'open', 'search', 'outline', 'build',
+               'lint'])[1 + (n / 3) %% 10] AS c
+    FROM generate_series(%s::bigint, %s::bigint) AS n
+) AS rows
+"""
+
+
+def measure_migration(url: str, total: int, runs: int) -> dict[str, Any]:
+    """Migration 11 of a schema 10 store of ``total`` rows (:data:`MIGRATION_GENERATE`),
+    ``runs`` times, each rolled back: the median total and each statement's median."""
+    import psycopg
+
+    from skillc_stats._team_sql import MIGRATIONS, REBUILD_ROLLUPS_10
+
+    with psycopg.connect(url, autocommit=True) as db:
+        made = db.execute("SELECT to_regclass('skillc.access_log') IS NOT NULL").fetchone()[0]
+        if not made:
+            db.execute("CREATE SCHEMA skillc")
+            db.execute("SET search_path TO skillc")
+            for steps in MIGRATIONS[:10]:
+                with db.transaction():
+                    for statement in steps:
+                        db.execute(statement)
+            db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            db.execute("INSERT INTO schema_version VALUES (10)")
+            for start in range(0, total, 500_000):
+                db.execute(MIGRATION_GENERATE, (total, start, min(start + 500_000, total) - 1))
+            for statement in REBUILD_ROLLUPS_10:
+                db.execute(statement)
+            db.execute("VACUUM ANALYZE")
+    times: list[float] = []
+    steps: dict[str, list[float]] = {}
+    for _ in range(runs):
+        with psycopg.connect(url) as db:
+            db.execute("SET search_path TO skillc")
+            began = time.perf_counter()
+            for statement in MIGRATIONS[10]:
+                one = time.perf_counter()
+                db.execute(statement)
+                steps.setdefault(statement[:70], []).append(time.perf_counter() - one)
+            times.append(time.perf_counter() - began)
+            db.rollback()
+    slowest = sorted(steps.items(), key=lambda item: -statistics.median(item[1]))[:8]
+    return {
+        "rows": total,
+        "migration 11 seconds": round(statistics.median(times), 2),
+        "slowest statements": {k: round(statistics.median(v), 2) for k, v in slowest},
+    }
 
 
 def sync_rows(name: str, path: str, count: int, rng: random.Random) -> Iterator[tuple[Any, ...]]:
@@ -660,7 +732,9 @@ def explain(url: str, skill: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["local", "team", "scale", "sync", "explain"], required=True
+        "--part",
+        choices=["local", "team", "scale", "sync", "explain", "migration"],
+        required=True,
     )
     parser.add_argument("--rows", type=int, default=TEAM_ROWS)
     parser.add_argument("--runs", type=int, default=5)
@@ -689,6 +763,9 @@ def main() -> None:
             elif args.part == "explain":
                 print(explain(url, "skill-000"))
                 return
+            elif args.part == "migration":
+                rows = args.rows if args.rows != TEAM_ROWS else 1_000_000
+                result = measure_migration(url, rows, args.runs)
             elif args.part == "scale":
                 build_scale(url, args.rows)
                 result = measure_scale(url, args.runs, root)

@@ -167,3 +167,39 @@ def test_a_team_store_compares_fractions_of_a_second_as_times(
         assert query_stats(demo, layout, store=postgres_url, **given)["period"] == local, given
         (entry,) = query_all(layout, store=postgres_url, **given)["data"]
         assert (entry["first_used"], entry["last_used"]) == (second, fraction), given
+
+
+def test_a_day_s_failed_read_before_its_use_is_no_first_use_in_any_rollup(
+    postgres_server: Any, demo: ResolvedSkill, layout: Layout, log_rows: Callable[..., Path]
+) -> None:
+    """A failed ``show`` at 09:00 and a ``show`` at 10:00, of one day, folder, user and
+    machine (one key of ``usage_daily``): ``usage_folders``' first use is 10:00 whether an
+    upload made it (from sums keyed by the error too) or a migration from schema 10 and the
+    rollups made again from the rows (from ``usage_daily``, whose key mixes the two, it was
+    09:00)."""
+    import psycopg
+
+    failed, used = "2026-03-01T09:00:00Z", "2026-03-01T10:00:00Z"
+    log_rows(
+        record(demo, "show", {"section": "Nope"}, error="error[E020]: x", timestamp=failed),
+        record(demo, "show", SHOW, timestamp=used),
+        record(demo, "open", {"path": "gone.md"}, error="error[E021]: x", timestamp=used),
+    )
+    fresh, old = _old_store(postgres_server, layout, 10)
+    _team.TeamStore(old).close()  # a writer migrates
+    folders = "SELECT uses, first_use, last_use FROM skillc.usage_folders"
+    for url in (fresh, old):
+        with psycopg.connect(url) as db:
+            assert db.execute(folders).fetchall() == [(1, used, used)], url
+        rollups_match_rows(url)
+
+
+def test_a_stored_row_s_failed_is_the_one_constant_of_skillc_index() -> None:
+    """The team store's SQL of a stored row's ``failed`` (an upload's sums, migration 11, the
+    rows a time filter cuts) is skillc-index's constant, not a copy of it."""
+    from skillc_index.accesslog.reader import ROW_FAILED, SUCCEEDED
+    from skillc_stats import _team_reads, _team_sql
+
+    assert f"{ROW_FAILED} AS failed" in _team_sql.INSERT_NEW
+    assert f"NOT {SUCCEEDED}" in " ".join(_team_sql.MIGRATIONS[10])
+    assert _team_reads._ROW_VALUES["failed"] == ROW_FAILED

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from skillc_index.accesslog.reader import USE_COMMANDS, USE_ROW, where_clause
+from skillc_index.accesslog.reader import ROW_FAILED, USE_COMMANDS, USE_ROW, where_clause
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
     AFTER_LAST,
@@ -39,8 +39,8 @@ from skillc_stats._team_days import (
     also,
     as_times,
 )
+from skillc_stats._team_kinds import USES, WEEK_STARTS, kind_sum
 from skillc_stats._team_reads import cut_rows, rolled
-from skillc_stats._team_sql import ROW_USES, USES, WEEK_STARTS, kind_sum
 
 #: Rollup rows a piece reads, relative to a day of ``usage_daily`` (at 10,000,000 rows of
 #: ``bench/team_stats.py``'s shape: a day 17,300, a week 29,800, a month 30,000: every skill
@@ -258,7 +258,7 @@ def _by_pieces(filters: Filters) -> tuple[str, list[Any]]:
     for doubt in days.doubts:  # a day read from the rows instead: its sums taken out again
         branch, values = _branch(Piece("usage_daily", doubt.day, doubt.day, -1), plain, params)
         branches.append((f"{branch} AND {doubt.check}", [*values, *doubt.params]))
-    used = kind_sum("uses", ROW_USES)  # (a failed read is no use)
+    used = kind_sum("uses", f"1 - {ROW_FAILED}")  # (a failed read is no use)
     time = f"CASE WHEN {used} = 1 AND {ROW_INSTANT} THEN timestamp END"  # a use's instant
     for part, check, check_params in _row_parts(days):
         cut, cut_params = cut_rows(filters, part)

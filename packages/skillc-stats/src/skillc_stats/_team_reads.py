@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from skillc_index.accesslog.reader import USE_ROW, where_clause
+from skillc_index.accesslog.reader import ROW_FAILED, USE_ROW, where_clause
 from skillc_stats._filters import Filters
 from skillc_stats._team_days import (
     PERIOD_OF,
@@ -21,7 +21,7 @@ from skillc_stats._team_days import (
     _row_parts,
     _split_days,
 )
-from skillc_stats._team_sql import ROLLUP_DAY, ROW_USES, TARGET
+from skillc_stats._team_sql import ROLLUP_DAY, TARGET
 
 __all__ = [
     "COMMAND_TARGETS",
@@ -38,7 +38,7 @@ __all__ = [
 #: What a stored row holds for each column of a rollup's sums (its day as in the rollups; its
 #: time as first and last only when it is an instant, :data:`ROW_INSTANT`), and a rollup's
 #: first and last (none: the edges of its days tell them, :func:`._team_all.edges`).
-_ROW_VALUES = {"day": ROLLUP_DAY, "target": TARGET, "accesses": "1", "failed": f"1 - {ROW_USES}"}
+_ROW_VALUES = {"day": ROLLUP_DAY, "target": TARGET, "accesses": "1", "failed": ROW_FAILED}
 _ROW_VALUES |= dict.fromkeys(("first", "last"), f"CASE WHEN {ROW_INSTANT} THEN timestamp END")
 _ROLLUP_VALUES = dict.fromkeys(("first", "last"), "CAST(NULL AS TEXT)")
 
@@ -136,8 +136,7 @@ def counts_statement(
 #: answers of :class:`skillc_index.accesslog.reader.StatsLog`'s from sums (its period:
 #: :func:`._team_all.period_statement`).
 COMMAND_TARGETS = (
-    f"command, target, {_SUM}, CAST(SUM(CASE WHEN error IS NULL THEN 0 ELSE accesses END) "
-    "AS BIGINT)",
+    f"command, target, {_SUM}, CAST(SUM({ROW_FAILED} * accesses) AS BIGINT)",
     " GROUP BY command, target",
 )
 TARGETS_OF = (f"target, {_SUM}", " WHERE command = ? GROUP BY target")
