@@ -1522,3 +1522,44 @@ def test_ctrl_c_in_a_batch_built_in_this_process_says_what_was_built_in_json(
     text = index("build", "skills/")  # up to date: nothing interrupted
     assert text.returncode == 0 and "interrupted" not in text.stdout
     assert json.loads(index("build", "skills/", "--format", "json").stdout)["interrupted"] is False
+
+
+def test_a_batch_lists_each_store_once_whatever_it_holds(
+    project: Path, home: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each folder skill of a batch looked in the store for what a killed import left four
+    times (resolved, the import planned, its two kinds of leftovers, its staging folder),
+    each a listing of the whole store: 1,000 folder skills took twice as long beside a store
+    of 20,000 skills. The batch lists each store once; a killed import's staging folder is
+    still removed."""
+    store = project / ".skillc" / "skills"
+    for i in range(30):
+        write_skill(store / f"stored-{i:02d}")
+    for i in range(5):
+        write_skill(project / "skills" / f"folder-{i}")
+    child = subprocess.Popen(["true"])
+    child.wait()
+    left = store / f".folder-3.import.{child.pid}-0badc0de"
+    left.mkdir()
+    past = time.time() - 3600
+    os.utime(store, (past, past))
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    listed: list[str] = []
+    listdir = os.listdir
+
+    def counting(path: Any = ".") -> list[str]:
+        listed.append(str(path))
+        return listdir(path)
+
+    monkeypatch.setattr(os, "listdir", counting)
+    result = build_skills(batch_jobs(["skills"], layout), layout, workers=1)
+    assert [str(item.error) for item in result.items if item.error] == []
+    assert result.summary() == {"skills": 5, "built": 5, "up_to_date": 0, "failed": 0}
+    assert sorted(p.name for p in store.iterdir() if p.name.startswith("folder-")) == [
+        f"folder-{i}" for i in range(5)
+    ]
+    assert not left.exists()
+    assert listed.count(str(store)) <= 2  # the arguments resolved, the batch
+    from skillc_index import hidden_entries
+
+    assert not hidden_entries._held  # released with the batch

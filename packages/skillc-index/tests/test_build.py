@@ -9,6 +9,7 @@ import os
 import shutil
 import stat
 import subprocess
+import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -40,6 +41,7 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import IndexUnusable, Notice
 from skillc_index.digests import source_hash
 from skillc_index.import_record import ImportRecord
+from skillc_index.layout import IMPORT_RECORD
 
 WriteSkill = Callable[..., Path]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -1535,6 +1537,41 @@ def test_resolution_puts_a_stranded_copy_back(
 ) -> None:
     write_skill(store / f".ext.old.{_dead_pid()}-0badc0de" / "ext")
     assert resolve_skill("ext", layout).source == (store / "ext").resolve()
+
+
+def test_folder_skills_list_the_store_once_whatever_its_size(
+    layout: Layout, store: Path, project: Path, write_skill: WriteSkill,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Each folder skill resolved (lint and build resolve every one) looks in each store for a
+    copy imported from it, and on a miss for a copy a killed import moved aside: that listed
+    the whole store for every folder skill (1,000 folder skills against a store of 20,000:
+    twice the CPU time of an empty store). The store is listed once while it is unchanged;
+    a copy moved aside since is still put back."""
+    for i in range(40):
+        write_skill(store / f"stored-{i:02d}")
+    folders = [write_skill(project / "skills" / f"folder-{i}") for i in range(6)]
+    ext = write_skill(project / "skills" / "ext")
+    record = ImportRecord(ImportRecord.recorded(ext.resolve(), "project", layout), "0" * 64)
+    past = time.time() - 3600
+    os.utime(store, (past, past))  # settled: a listing of it may be kept
+    listed: list[str] = []
+    listdir = os.listdir
+
+    def counting(path: Any = ".") -> list[str]:
+        listed.append(str(path))
+        return listdir(path)
+
+    monkeypatch.setattr(os, "listdir", counting)
+    for folder in folders:
+        assert resolve_skill(str(folder), layout).source == folder.resolve()
+    assert listed.count(str(store)) == 1
+    moved = store / f".ext.old.{_dead_pid()}-0badc0de" / "ext"
+    write_skill(moved)
+    (moved / IMPORT_RECORD).write_bytes(record.to_bytes())
+    os.utime(store, (past + 1, past + 1))  # changed since it was listed, and settled
+    assert resolve_skill(str(ext), layout).source == (store / "ext").resolve()
+    assert not moved.parent.exists()
 
 
 def test_a_build_locks_the_runtime_it_writes_whatever_its_source(

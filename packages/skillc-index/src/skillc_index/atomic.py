@@ -331,9 +331,16 @@ def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
     from skillc_index.cores import running
 
     starts = {f".{_stem(name)}." for name in prefixes}
-    try:
-        listed = os.listdir(parent)  # noqa: PTH208
-    except OSError:
+    if isinstance(parent, int):
+        try:
+            listed: Sequence[str] | None = os.listdir(parent)  # noqa: PTH208
+        except OSError:
+            return []
+    else:  # a store looked at for each skill: listed once while unchanged
+        from skillc_index.hidden_entries import hidden_entries
+
+        listed = hidden_entries(parent)
+    if listed is None:
         return []
     found: list[str] = []
     for name in sorted(name for name in listed if name[: name.rfind(".") + 1] in starts):

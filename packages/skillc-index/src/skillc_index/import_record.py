@@ -186,13 +186,14 @@ def unchanged_since_import(copy: Path, origin: Path, walked: OriginWalk) -> bool
 
 def recovered(store_copy: Path) -> bool:
     """Whether a store copy that was missing has just been put back from where a killed
-    import left it (checked only when a store lookup misses)."""
+    import left it (checked only when a store lookup misses; the store listed once while
+    it is unchanged: :func:`~skillc_index.hidden_entries.hidden_entries`)."""
+    from skillc_index.hidden_entries import hidden_entries
+
     parent = store_copy.parent
-    try:
-        names = os.listdir(parent)  # noqa: PTH208
-    except OSError:
-        return False
-    if not any(name.startswith(f".{store_copy.name}.old.") for name in names):
+    hidden = hidden_entries(parent)
+    prefix = f".{store_copy.name}.old."
+    if hidden is None or not any(name.startswith(prefix) for name in hidden):
         return False
     from skillc_index.build.store import recover_stranded
 

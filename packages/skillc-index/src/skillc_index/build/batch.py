@@ -313,11 +313,14 @@ def build_skills(
     pooled = _pool(options, workers, warn) if workers > 1 else None
     if pooled is None:
         _start_worker(options)
+        release = _hold_stores(options)
         try:
             for position in (p for positions in groups.values() for p in positions):
                 collect([position], _build_group([jobs[position]]))
         except KeyboardInterrupt:  # the build running here stops (its staging folder left)
             raise interrupted() from None
+        finally:
+            release()
     else:
         import multiprocessing
         import signal
@@ -420,7 +423,17 @@ def _start_pool_worker(options: _Options, stop: Event) -> None:
     worker_ignores_interrupts()  # first: end_with_parent's import of ctypes takes a while
     end_with_parent()
     _start_worker(options)
+    _hold_stores(options)  # for the worker's life
     _worker["stop"] = stop
+
+
+def _hold_stores(options: _Options) -> Callable[[], None]:
+    """List the stores once for the batch (:func:`~skillc_index.hidden_entries.hold`): each
+    skill built looks in them for what a killed import left, and each import changes them."""
+    from skillc_index.hidden_entries import hold
+
+    layout = options.layout
+    return hold(layout.store(scope) for scope in layout.scopes())
 
 
 def build_batch(session: Session, params: BuildParams) -> BatchResult:
