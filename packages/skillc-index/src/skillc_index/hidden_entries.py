@@ -7,7 +7,7 @@ doubled the time of ``skc build DIR`` and ``skc lint DIR``.
 
 A listing is kept while the folder's identity and modification time are those it had (an
 entry added, removed or renamed changes them), once that time is older than its file
-system's granularity (:func:`~skillc_index.index.schema.racy_window_ns`: a time of whole
+system's granularity (:func:`~skillc_index.file_times.racy_window_ns`: a time of whole
 seconds may hide a rename within the second). A batch build, whose own imports change the
 store all along, lists each store once for the whole batch (:func:`hold`): an import another
 process leaves killed meanwhile is repaired by the next command that looks for its name.
@@ -35,7 +35,7 @@ def hidden_entries(folder: Path | str) -> tuple[str, ...] | None:
     (:func:`hold`); None when it cannot be listed."""
     import time
 
-    from skillc_index.index.schema import racy_window_ns
+    from skillc_index.file_times import racy_window_ns
 
     key = os.fspath(folder)
     held = _held.get(key)
@@ -55,7 +55,8 @@ def hidden_entries(folder: Path | str) -> tuple[str, ...] | None:
     except OSError:
         return None
     hidden = tuple(name for name in names if name.startswith("."))
-    if st.st_mtime_ns + racy_window_ns(st.st_mtime_ns) < time.time_ns():
+    # the listing changes with the folder's modification time (an entry added, removed, renamed)
+    if st.st_mtime_ns + racy_window_ns(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns():
         while len(_listed) >= MAX_FOLDERS:
             _listed.pop(next(iter(_listed)))  # the least recently used
         _listed[key] = (now, hidden)
