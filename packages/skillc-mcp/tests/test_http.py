@@ -714,3 +714,26 @@ def test_without_tokens_only_the_server_s_own_user_is_served(
     server = start("--tokens", str(tokens))
     assert _post_as(65534, server, INIT, auth=TOKEN)[0] == 200
     assert _post_as(65534, server, INIT)[0] == 401
+
+
+def test_another_user_s_cors_preflight_is_refused_before_it_is_answered() -> None:
+    """Without tokens, another local user's CORS preflight (``OPTIONS`` from an
+    ``--allow-origin`` page) was answered 204 with the CORS headers: the preflight came before
+    the peer's user was checked. It is refused 403 as that user's other requests are; near
+    misses: the server's own user's preflight is answered, and with tokens any user's is (a
+    browser sends no token on it)."""
+    from skillc_mcp._http_guard import PEER_UID, Gate
+
+    page = "https://app.example.com"
+    headers = {"host": "localhost", "origin": page, "access-control-request-method": "POST"}
+    other = os.getuid() + 1
+
+    def answer(tokens: dict[str, bytes], uid: int) -> int | None:
+        gate = Gate(tokens, [page], [], loopback=True)
+        scope = {"method": "OPTIONS", "state": {PEER_UID: uid}}
+        refused = gate.admit(scope, headers)[1]
+        return None if refused is None else refused[0]
+
+    assert answer({}, other) == 403
+    assert answer({}, os.getuid()) == 204
+    assert answer({"alice": TOKEN.encode()}, other) == 204

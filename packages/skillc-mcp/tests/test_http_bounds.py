@@ -438,7 +438,7 @@ def test_a_flood_of_accepts_stays_within_half_the_descriptors(
 
     monkeypatch.setattr(resource, "getrlimit", lambda _which: (soft, resource.RLIM_INFINITY))
     config = _http_conn.uvicorn_config(object())
-    assert _http_conn.GuardedProtocol.limit + config.backlog <= max(soft // 2, 16)
+    assert config.http.shares.total + config.backlog <= max(soft // 2, 16)
 
 
 def test_the_server_loads_no_websocket_protocol(app: App) -> None:

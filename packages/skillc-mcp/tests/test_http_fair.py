@@ -105,8 +105,9 @@ def test_one_address_holds_an_eighth_of_the_connections(
 ) -> None:
     """600 connections from one address, each sending part of a request head (no token
     needed) and reopened as the head deadline closed it, held all 512 places: a token
-    holder's ``initialize`` went through 1 in 55. One address holds an eighth of them now;
-    another address is served meanwhile, and so is the greedy one once it lets go."""
+    holder's ``initialize`` went through 1 in 55. One address holds an eighth of them now,
+    and every loopback address is that one peer: a process spread over 127.0.0.1 to .8 held
+    all 64 places (8 each). The greedy one is served once it lets go."""
     tokens = tmp_path / "tokens"
     tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
     tokens.chmod(0o600)
@@ -114,12 +115,51 @@ def test_one_address_holds_an_eighth_of_the_connections(
     held = _hold(server, HELD)
     try:
         assert _open(held) == DESCRIPTORS // 4 // 8
-        assert _initialize(server, "127.0.0.2", ALICE) == 200
+        spread = [c for n in range(2, 5) for c in _hold(server, 10, source=f"127.0.0.{n}")]
+        held += spread
+        assert _open(spread) == 0
     finally:
         for connection in held:
             connection.close()
     time.sleep(0.5)
-    assert _initialize(server, "127.0.0.1", ALICE) == 200
+    spread = [c for n in range(1, 5) for c in _hold(server, 10, source=f"127.0.0.{n}")]
+    try:
+        assert _open(spread) == DESCRIPTORS // 4 // 8
+    finally:
+        for connection in spread:
+            connection.close()
+    time.sleep(0.5)
+    assert _initialize(server, "127.0.0.2", ALICE) == 200
+
+
+def test_a_peer_is_its_user_else_its_address_every_loopback_one_alike() -> None:
+    """Where the user at the other end is known, the peer is that user, whatever its
+    address; else every loopback address (IPv4, IPv6, IPv4-mapped) is one peer, and any
+    other address its own (an IPv6 one's /64)."""
+    pytest.importorskip("uvicorn")
+    from skillc_mcp._http_conn import peer_of
+
+    loopback = {
+        peer_of((host, 5000), None)
+        for host in ("127.0.0.1", "127.0.0.2", "127.255.0.9", "::1", "::ffff:127.0.0.3")
+    }
+    assert len(loopback) == 1
+    assert peer_of(("127.0.0.2", 1), 1000) == peer_of(("127.0.0.1", 2), 1000)
+    assert peer_of(("127.0.0.2", 1), 1000) != peer_of(("127.0.0.1", 2), 1001)
+    assert peer_of(("10.0.0.1", 1), None) not in loopback | {peer_of(("10.0.0.2", 1), None)}
+    assert peer_of(("2001:db8::1", 1), None) == peer_of(("2001:db8::2", 1), None)
+    assert peer_of(None, None) is None
+
+
+def test_each_server_has_its_own_shares() -> None:
+    """The connections' shares were a class attribute: two servers in one process counted
+    each other's connections. Each configuration has its own."""
+    pytest.importorskip("uvicorn")
+    from skillc_mcp._http_conn import uvicorn_config
+
+    one, two = uvicorn_config(object()), uvicorn_config(object(), peers=True)
+    assert one.http.shares is not two.http.shares
+    assert (one.http.peers, two.http.peers) == (False, True)
 
 
 @on_linux

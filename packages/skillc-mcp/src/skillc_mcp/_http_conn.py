@@ -15,9 +15,10 @@ the file descriptors, and one sending a byte a second stayed open for good. Here
   ``ulimit -n 200`` still ran accept out of descriptors, 9,969 logged errors);
 - one peer holds at most an eighth of them (:func:`peer_share`, at least 4): a peer is the
   user at the other end on a server without tokens (where that user can be told), else the
-  remote address (an IPv6 one's /64, which one host is given). Beyond, its connection is
-  closed as it opens: 600 partial heads from one address, each reopened as its deadline
-  closed it, held every place and other users' ``initialize`` went through 1 in 55.
+  remote address (an IPv6 one's /64, which one host is given; every loopback address is one
+  peer, this host: a process spread over 127.0.0.1 to .8 held all 64 places). Beyond, its
+  connection is closed as it opens: 600 partial heads from one address, each reopened as its
+  deadline closed it, held every place and other users' ``initialize`` went through 1 in 55.
 
 Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
 """
@@ -65,10 +66,16 @@ def peer_share(limit: int) -> int:
     return min(limit, max(4, limit // 8))
 
 
+LOOPBACK = ("address", "loopback")
+"""The peer of every loopback address whose user is not known (:func:`peer_of`)."""
+
+
 def peer_of(client: tuple[Any, ...] | None, uid: int | None) -> object:
     """Who holds a connection, for :func:`peer_share`: its peer's user ``uid`` when known (a
     server without tokens), else its remote address (``client``), an IPv6 one's /64 (an
-    IPv4-mapped one as IPv4); None when it has neither (a Unix socket)."""
+    IPv4-mapped one as IPv4), every loopback address (``127.0.0.0/8``, ``::1``, their
+    IPv4-mapped forms) one peer, :data:`LOOPBACK`: each of them is this host, which would
+    otherwise hold a share per address; None when it has neither (a Unix socket)."""
     if uid is not None and uid >= 0:
         return ("uid", uid)
     if not client:
@@ -79,9 +86,11 @@ def peer_of(client: tuple[Any, ...] | None, uid: int | None) -> object:
         address = ipaddress.ip_address(str(client[0]).partition("%")[0])
     except ValueError:
         return ("address", client[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return LOOPBACK
     if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return ("address", str(address.ipv4_mapped))
         return ("address", str(ipaddress.ip_network(f"{address}/64", strict=False)))
     return ("address", str(address))
 
@@ -99,9 +108,9 @@ class GuardedProtocol(H11Protocol):
     the other end of each connection once, for its requests' ``state``
     (:data:`~skillc_mcp._http_guard.PEER_UID`) and its share."""
 
-    limit = MAX_CONNECTIONS
     shares = Shares(peer_share(MAX_CONNECTIONS), MAX_CONNECTIONS)
-    """The connections each peer holds (:func:`peer_of`), set by :func:`uvicorn_config`."""
+    """The connections open (at most its ``total``) and each peer holds (:func:`peer_of`):
+    one for each server, set on the subclass :func:`uvicorn_config` makes for it."""
     peers = False
     """Look up each connection's peer's user (a server without tokens)."""
     _head_timer: asyncio.TimerHandle | None = None
@@ -111,9 +120,6 @@ class GuardedProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limit:
-            transport.close()
-            return
         uid = None
         if self.peers:  # uvicorn copies app_state into each request's scope["state"]
             from skillc_mcp._http_guard import PEER_UID, connection_uid
@@ -159,18 +165,22 @@ class GuardedProtocol(H11Protocol):
 
 
 def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
-    """The server's uvicorn configuration: :class:`GuardedProtocol` (its cap set from
-    :func:`max_connections`, a peer's share from :func:`peer_share`, each connection's peer's
+    """The server's uvicorn configuration: a subclass of :class:`GuardedProtocol` of its
+    own (its shares, not another server's of the process: the cap from
+    :func:`max_connections`, a peer's share from :func:`peer_share`; each connection's peer's
     user looked up when ``peers``), no access
     log (``--log-requests`` is the application's), no WebSocket protocol (MCP has none;
     uvicorn 0.30's default imported websockets' deprecated ``legacy`` module when
     websockets 14 or later is installed)."""
-    GuardedProtocol.limit = max_connections()
-    GuardedProtocol.shares = Shares(peer_share(GuardedProtocol.limit), GuardedProtocol.limit)
-    GuardedProtocol.peers = peers
+    limit = max_connections()
+    protocol = type(
+        "GuardedProtocol",
+        (GuardedProtocol,),
+        {"shares": Shares(peer_share(limit), limit), "peers": peers},
+    )
     return uvicorn.Config(
         app,
-        http=GuardedProtocol,
+        http=protocol,
         ws="none",
         backlog=accept_backlog(),
         log_level="warning",

@@ -20,7 +20,8 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   proxy the name is the proxy's).
 - Browsers: a request from an origin given with ``--allow-origin`` (not a loopback one) gets
   the CORS headers, and its preflight (``OPTIONS``) is answered before the token check
-  (:func:`preflight`: a browser sends no ``Authorization`` on it).
+  (:func:`preflight`: a browser sends no ``Authorization`` on it), after the peer's user's
+  (another local user's preflight is refused 403, as its other requests are).
 - :class:`Gate` makes these checks of each request, in order.
 - Shares (:class:`Shares`): one peer holds at most a share of the connections, one user
   (token) a share of the request places and of the event streams.
@@ -341,8 +342,8 @@ Refusal = tuple[int, bytes, list[tuple[bytes, bytes]]]
 
 class Gate:
     """The checks of this module, in order, for the HTTP server's requests: ``Host`` (421),
-    ``Origin`` (403), a CORS preflight (answered 204, before the token: a browser sends none
-    on it), then without tokens the peer's user (403), with tokens the token (401)."""
+    ``Origin`` (403), without tokens the peer's user (403), a CORS preflight (answered 204,
+    before the token: a browser sends none on it), then with tokens the token (401)."""
 
     def __init__(
         self,
@@ -367,12 +368,15 @@ class Gate:
         origin = headers.get("origin")
         if origin is not None and not origin_allowed(origin, self.origins):
             return None, (403, b'{"error":"forbidden: origin not allowed"}', [])
+        if not self.tokens:  # another user's preflight too: refused before it is answered
+            refused = peer_refusal(connection_uid(scope))
+            if refused is not None:
+                return None, (403, refused, [])
         answer = preflight(scope.get("method"), headers, self.origins)
         if answer is not None:
             return None, (204, b"", answer)
         if not self.tokens:
-            refused = peer_refusal(connection_uid(scope))
-            return None, (None if refused is None else (403, refused, []))
+            return None, None
         user = self.tokens.user(headers.get("authorization"))
         if user is None:
             return None, (401, UNAUTHORIZED, [(b"www-authenticate", b'Bearer realm="skillc"')])
