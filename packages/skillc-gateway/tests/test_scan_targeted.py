@@ -425,6 +425,48 @@ def test_a_followed_entry_behind_a_re_pointed_link_is_walked_at_its_new_target(
     assert state.dangling == {"chain"}
 
 
+def test_the_parts_of_a_link_chain_looked_at_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chain of 39 links each padded with 4 KB of ``d/..`` had :func:`link_chain` lstat
+    62,000 path parts (and :func:`followed` as many) for one entry, at every full pass: it
+    looks at :data:`MAX_PARTS` at most, past them the chain is unknown (the links met so
+    far, as for a loop). Near miss: the same 39 links unpadded are all met."""
+    from skillc_gateway.catalog import tree_state
+    from skillc_gateway.catalog.tree_state import MAX_PARTS, followed, link_chain
+
+    for padded in (True, False):
+        base = tmp_path / ("padded" if padded else "plain")
+        (base / "d").mkdir(parents=True)
+        (base / "real" / "x").mkdir(parents=True)
+        (base / "skills").mkdir()
+        pad = "/".join(["d/.."] * 800) + "/" if padded else ""
+        (base / "l0").symlink_to(f"{pad}real")
+        for n in range(1, 39):
+            (base / f"l{n}").symlink_to(f"{pad}l{n - 1}")
+        (base / "skills" / "x").symlink_to(base / "l38" / "x")
+        assert os.path.realpath(base / "skills" / "x") == str(base / "real" / "x")
+        calls: list[Any] = []
+        real_lstat = os.lstat
+
+        def counting(
+            path: Any, _lstat: Any = real_lstat, _calls: list[Any] = calls
+        ) -> os.stat_result:
+            _calls.append(path)
+            return _lstat(path)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(tree_state.os, "lstat", counting)
+        links = link_chain(str(base / "skills"), "x")
+        assert len(calls) <= MAX_PARTS
+        followed(str(base / "skills"), "x", str(base / "real" / "x"))
+        assert len(calls) <= 2 * MAX_PARTS
+        monkeypatch.undo()
+        if padded:
+            assert len(links) < 38
+        else:
+            assert links == [str(base / f"l{n}") for n in range(38, -1, -1)]
+
+
 def test_a_link_up_the_tree_is_not_followed(tmp_path: Path) -> None:
     """A library's entry that links to the root or to a folder holding it (``x -> ..``,
     ``x -> /``) is a loop: not followed (a stranger's checkout with ``x -> /`` had
