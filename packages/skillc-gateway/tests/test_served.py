@@ -808,3 +808,104 @@ def test_pages_of_nested_and_refused_skills_walk_the_whole_listing_in_order(
         assert served.snapshot(complete=False).pending == {"alpha-x", "alpha0", "gamma"}
     finally:
         served.close()
+
+
+def test_a_skill_reached_by_two_chains_is_woken_when_either_is_re_pointed(
+    tmp_path: Path,
+) -> None:
+    """A skill reached from two agent folders by two chains of links
+    (``~/.claude/skills/chain -> a/current/chain``, ``~/.agents/skills/chain ->
+    b/current/chain``, both at ``rel/v1``): only its first entry's chain was watched, so
+    the other re-pointed (``ln -sfn``) woke nothing and the listing kept the skill as it
+    was. Each entry's chain is watched: re-pointing either wakes the server, and the entry
+    it leads to is served."""
+    import os
+    import select
+
+    home = tmp_path / "home"
+    rel = tmp_path / "rel"
+    for version in ("v1", "v2"):
+        (rel / version / "chain").mkdir(parents=True)
+        text = f"---\nname: chain\ndescription: Release {version}.\n---\n# C\n"
+        (rel / version / "chain" / "SKILL.md").write_text(text, encoding="utf-8")
+    chains = {}
+    for agent, links in ((".claude", tmp_path / "a"), (".agents", tmp_path / "b")):
+        (home / agent / "skills").mkdir(parents=True)
+        links.mkdir()
+        (links / "current").symlink_to(rel / "v1")
+        (home / agent / "skills" / "chain").symlink_to(links / "current" / "chain")
+        chains[str(home / agent / "skills" / "chain")] = links
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout)
+    try:
+        assert served.snapshot().entries["chain"].frontmatter["description"] == "Release v1."
+        assert served._paths is not None
+        locations = [str(location.path) for location in served._paths["chain"].locations]
+        assert sorted(locations) == sorted(chains)
+        links = chains[locations[-1]]  # the chain of an entry that is not the first
+        (links / "new").symlink_to(rel / "v2")  # as ln -sfn does: a new link renamed over
+        (links / "new").replace(links / "current")
+        fd = served.watch_fd()
+        assert fd is not None
+        assert select.select([fd], [], [], 10)[0] == [fd]  # woken: a notification
+        served.snapshot()
+        assert served._paths is not None
+        assert str(rel / "v2" / "chain") in {
+            os.path.realpath(skill.source) for skill in served._paths.values()
+        }
+    finally:
+        served.close()
+
+
+def test_the_hard_linked_files_statted_by_a_look_are_bounded_and_taken_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of more than one name was statted by every listing, even when the
+    watcher saw nothing: a look stats :data:`MAX_LINKED_STATS` of them at most (whole
+    skills), the others in turn at the next looks. Played with a bound of 2 and three
+    skills of two hard-linked files each, all rewritten through their other names: one
+    skill is seen changed a look, and all three after three looks."""
+    from skillc_gateway import served as served_module
+    from skillc_index import file_times
+
+    monkeypatch.setattr(file_times, "RACY_WINDOW_NS", 0)  # every stamp trusted at once
+    monkeypatch.setattr(served_module, "MAX_LINKED_STATS", 2)
+    skills = tmp_path / "home" / ".claude" / "skills"
+    outside = tmp_path / "outside"
+    names = ("one", "two", "three")
+
+    def text(name: str, version: str) -> str:
+        return f"---\nname: {name}\ndescription: Version {version}.\n---\n# {name}\n"
+
+    for name in names:
+        (skills / name).mkdir(parents=True)
+        (outside / name).mkdir(parents=True)
+        (outside / name / "SKILL.md").write_text(text(name, "a"), encoding="utf-8")
+        (outside / name / "notes.md").write_text("# Notes\n", encoding="utf-8")
+        for file in ("SKILL.md", "notes.md"):
+            (skills / name / file).hardlink_to(outside / name / file)
+    (tmp_path / "project").mkdir()
+    layout = Layout.discover(tmp_path / "project", {"SKILLC_HOME": str(tmp_path / "home")})
+    served = ServedSkills(lambda: layout)
+    stats = []
+    restamped = served_module._restamped
+    monkeypatch.setattr(served_module, "_restamped", lambda *a: stats.append(a[0]) or restamped(*a))
+
+    def versions() -> list[str]:
+        entries = served.snapshot().entries
+        return [entries[name].frontmatter["description"] for name in names]
+
+    try:
+        assert versions() == ["Version a."] * 3
+        assert served._watcher is not None
+        for name in names:  # in place, the same inode: no event of the skills' folders
+            with (outside / name / "SKILL.md").open("r+", encoding="utf-8") as handle:
+                handle.write(text(name, "b"))
+        stats.clear()
+        assert sorted(versions()).count("Version b.") == 1
+        assert len(stats) <= 2
+        versions()
+        assert versions() == ["Version b."] * 3
+    finally:
+        served.close()

@@ -76,10 +76,13 @@ if TYPE_CHECKING:
     from skillc_index.inventory.entries import InstalledSkill, Listing
     from skillc_index.inventory.folders import Root
 
-__all__ = ["MAX_UNSKILLED", "ServedSkills"]
+__all__ = ["MAX_LINKED_STATS", "MAX_UNSKILLED", "ServedSkills"]
 
 #: Folders of one inventory root that hold no skill, watched at most (:class:`ServedSkills`).
 MAX_UNSKILLED = 256
+#: Files of more than one name (hard links) statted by a look for changes, at most (whole
+#: skills, in turn): a write through another name is no event of a watched folder.
+MAX_LINKED_STATS = 1000
 Stamp = tuple[int, int, int, int]
 _Cache = tuple[
     dict[str, tuple[Stamp, str]], dict[str, tuple[Stamp, str]], dict[str, "Stamp | None"]
@@ -172,8 +175,9 @@ class ServedSkills:
         self._order: list[str] = []  # the inventory's skill paths, sorted
         self._linked: dict[str, dict[str, Stamp | None]] = {}
         """Top-level skill path -> its files of more than one name (hard links) and their
-        stamps: each statted by every look for changes (a write through another name is no
-        event of the skill's folders)."""
+        stamps: statted by the looks for changes, :data:`MAX_LINKED_STATS` a look (a write
+        through another name is no event of the skill's folders)."""
+        self._linked_next = 0  # the skill of self._linked the next look stats first
         self._unheard: set[str] = set()
         """Top-level skills a read found a file of changed in, unseen by the watcher (a hard
         link written through its other name, a network file system): looked at again."""
@@ -253,9 +257,7 @@ class ServedSkills:
         if found is None or self._watcher.broken or self._watcher.exhausted:
             self._watcher.reset()
             return None
-        for top, files in self._linked.items():  # hard links: one stat each
-            if top not in stale and any(_restamped(f, stamp) for f, stamp in files.items()):
-                stale.add(top)
+        self._relinked(stale)
         roots = set(self._roots)
         for folder in found.folders:
             if folder in roots or folder in self._unskilled:
@@ -278,6 +280,22 @@ class ServedSkills:
             if root_stamps(self._stamps[0]) != self._stamps[1] or resolved(self._dangling):
                 stale.add("")
         return stale
+
+    def _relinked(self, stale: set[str]) -> None:
+        """Add to ``stale`` the skills a file of more than one name (a hard link) changed in:
+        one stat each, of :data:`MAX_LINKED_STATS` files at most (whole skills, taken in
+        turn from where the last look stopped: a look with more sees the rest later)."""
+        tops = [top for top, files in self._linked.items() if files]
+        statted = 0
+        for step in range(len(tops)):
+            top = tops[(self._linked_next + step) % len(tops)]
+            files = self._linked[top]
+            if top not in stale and any(_restamped(f, stamp) for f, stamp in files.items()):
+                stale.add(top)
+            statted += len(files)
+            if statted >= MAX_LINKED_STATS:
+                self._linked_next = (self._linked_next + step + 1) % len(tops)
+                return
 
     def _update(self, changed: set[str] | None) -> None:
         """Look again at the inventory (when ``changed`` is None or holds ``""``) and at the
@@ -414,13 +432,20 @@ class ServedSkills:
         folder and the symlinks on the way to it, as the find catalog watches them
         (:func:`~skillc_gateway.catalog.tree_state.followed`): one renamed or deleted (``mv
         repo repo-old``, a re-clone) or re-pointed (``ln -sfn v2 links/current``) is no event
-        of the folder's own watch, which follows its inode."""
-        entry = skill.locations[0].path
-        if folder.rpartition("/")[0] == str(entry.parent):  # most skills: no symlink
-            return [], []
-        from skillc_gateway.catalog.tree_state import followed
+        of the folder's own watch, which follows its inode. Every entry's: a skill reached
+        from two agent folders by two chains is another folder when either is re-pointed."""
+        above: list[str] = []
+        links: list[str] = []
+        for location in skill.locations:
+            entry = location.path
+            if folder.rpartition("/")[0] == str(entry.parent):  # most skills: no symlink
+                continue
+            from skillc_gateway.catalog.tree_state import followed
 
-        return followed(os.path.realpath(entry.parent), entry.name, folder)
+            more, chain = followed(os.path.realpath(entry.parent), entry.name, folder)
+            above += [path for path in more if path not in above]
+            links += [path for path in chain if path not in links]
+        return above, links
 
     # -- building entries ----------------------------------------------------------------------
 
