@@ -182,3 +182,43 @@ def test_a_run_killed_between_its_renames_leaves_an_index_naming_the_files_there
     package_skills(given, layout, fmt="well-known", output=out)  # the next run: all of them
     assert index_disagreements(out, index) == []
     assert len(json.loads((out / index).read_bytes())["skills"]) == 4
+
+
+@pytest.mark.parametrize("at", range(7))
+def test_an_index_too_large_to_read_is_still_renamed_before_the_files(
+    layout: Layout,
+    project: Path,
+    write_skill: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    at: int,
+) -> None:
+    """The index without the changing entries was renamed first only when the earlier
+    index could be read (a digest for it): one over 1 MiB, or unreadable, was renamed after
+    the files again, and a kill between left it giving the old digests. Whether one is
+    there decides (read here as too large: ``read_bounded`` gives more than 1 MiB)."""
+    from skillc_index import bounded_json
+
+    skills = project / "skills"
+    for name in ("alpha", "notes", "pdf-tool", "zeta"):
+        write_skill(skills / name)
+    given = [str(skills / name) for name in ("alpha", "notes", "pdf-tool", "zeta")]
+    out = tmp_path / "dist"
+    package_skills(given, layout, fmt="well-known", output=out)
+    for name in ("alpha", "notes", "pdf-tool"):
+        with (skills / name / "SKILL.md").open("a", encoding="utf-8") as handle:
+            handle.write("\nMore.\n")
+    index = ".well-known/agent-skills/index.json"
+    read = bounded_json.read_bounded
+
+    def too_large(path: Any, limit: int, *args: Any, **kwargs: Any) -> bytes:
+        if Path(path) == out / index:
+            return b" " * (limit + 1)
+        return read(path, limit, *args, **kwargs)
+
+    monkeypatch.setattr(bounded_json, "read_bounded", too_large)
+    kill_at_rename(monkeypatch, at)
+    with pytest.raises(Killed):
+        package_skills(given, layout, fmt="well-known", output=out)
+    monkeypatch.undo()
+    assert index_disagreements(out, index) == []

@@ -413,7 +413,8 @@ def _write(
         made.update((f.path, (f.sha256,)) for f in written)
         changed = [f.path for f in written if f.action != "unchanged"]
         listing = INDEXES.get(fmt, "")
-        first = interim_index(fmt, files, changed) if listing in known else None  # one there
+        there_now = bool(listing) and os.path.lexists(output / listing)  # read or not (too large)
+        first = interim_index(fmt, files, changed) if there_now else None
         if first is not None:
             renaming[listing] = (*renaming[listing], sha256_of(first))
         changed.sort(key=lambda path: path == listing)  # the index after the files it names
