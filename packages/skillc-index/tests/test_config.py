@@ -593,6 +593,32 @@ def test_find_config_stops_at_the_project_root_and_the_home(
     assert find_config(tmp_path / "loose", layout) == tmp_path / "pyproject.toml"
 
 
+def test_keys_of_too_many_parts_in_all_are_warned_and_ignored_before_parsing(
+    layout: Layout,
+) -> None:
+    """A 230 KB file of tables each with one key of the most parts allowed took 2 s in the
+    TOML parser on every command: the parts beyond the 4th of all keys are bounded too,
+    the file ignored with one warning naming the line where they pass the bound."""
+    import time
+
+    from skillc_index.toml_keys import MAX_DEEP_PARTS, MAX_KEY_PARTS
+
+    assert layout.project_config is not None
+    write(layout.global_config, '[search]\ntokenizer = "cjk"\n')
+    key = ".".join(["k"] * MAX_KEY_PARTS)
+    tables = 3000  # 227 KB: under the size bound
+    write(layout.project_config, "".join(f"[x{n}]\n{key} = 1\n" for n in range(tables)))
+    started = time.monotonic()
+    config = load_config(layout, env={})
+    assert time.monotonic() - started < 1.0  # refused unparsed (parsed: about 2 s)
+    assert config.tokenizer == "cjk" and config.files == (layout.global_config,)
+    line = 2 * (MAX_DEEP_PARTS // (MAX_KEY_PARTS - 4) + 1)
+    assert texts(config) == [
+        f"config file {layout.project_config}: line {line} brings the dotted keys' parts "
+        f"beyond the 4th to more than {MAX_DEEP_PARTS:,} in all; file ignored"
+    ]
+
+
 def test_a_key_of_too_many_parts_is_warned_and_ignored_before_parsing(layout: Layout) -> None:
     """A dotted key of 16,000 parts (a 32 KB file) made the TOML parser take 1.5 GB and
     seconds on every command (131,000, under the size bound, 18 GB): its cost is quadratic

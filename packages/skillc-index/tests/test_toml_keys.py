@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillc_index.toml_keys import MAX_KEY_PARTS, long_key_line
+from skillc_index.toml_keys import MAX_DEEP_PARTS, MAX_KEY_PARTS, key_refusal, long_key_line
 
 KEY = ".".join(["k"] * MAX_KEY_PARTS)
 LONG = ".".join(["k"] * (MAX_KEY_PARTS + 1))
@@ -48,3 +48,19 @@ def test_it_takes_linear_time() -> None:
         for unit in units:
             text = first + unit * ((size - len(first)) // len(unit))
             long_key_line(text)
+
+
+def test_the_parts_of_all_keys_beyond_the_fourth_are_bounded_too() -> None:
+    """Keys each within :data:`MAX_KEY_PARTS` still added up: a 230 KB file of ``[xN]``
+    tables each with one 32-part key took 2 s to parse. The parts beyond the 4th of every
+    key are summed: the key passing :data:`MAX_DEEP_PARTS` is refused, on its line; keys
+    of 4 parts or fewer (the kit's own tables) count nothing, however many."""
+    key = ".".join(["k"] * MAX_KEY_PARTS)  # 28 parts beyond the 4th
+    tables = MAX_DEEP_PARTS // (MAX_KEY_PARTS - 4) + 1
+    text = "".join(f"[x{n}]\n{key} = 1\n" for n in range(tables))
+    assert long_key_line(text) == 2 * tables
+    found = key_refusal(text)
+    assert found is not None and found[0] == 2 * tables and "4,096" in found[1]
+    assert key_refusal(text.rpartition("[x")[0]) is None  # one table fewer: in bounds
+    shallow = "".join(f"[tool.skillc.lint.x{n}]\na.b.c.d = 1.5\n" for n in range(5000))
+    assert key_refusal(shallow) is None

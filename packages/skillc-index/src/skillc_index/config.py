@@ -185,7 +185,8 @@ class _TooLarge(Exception):
 
 class _KeyTooLong(Exception):
     """A key of the config file has more parts than the TOML parser can take in bounded time
-    and memory (:func:`~skillc_index.toml_keys.long_key_line`): on the line in ``args[0]``."""
+    and memory, or its keys too many parts in all (:func:`~skillc_index.toml_keys.key_refusal`):
+    on the line in ``args[0]``, why in ``args[1]``."""
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -196,7 +197,7 @@ def _load_toml(path: Path) -> dict[str, Any]:
     The one place skillc reads TOML: :class:`_TooLarge` and :class:`_KeyTooLong` bound what
     the parser is given (its cost is quadratic in a dotted key's parts)."""
     from skillc_index.bounded_json import read_bounded
-    from skillc_index.toml_keys import long_key_line
+    from skillc_index.toml_keys import key_refusal
 
     # a checkout's file: a FIFO, or a link to the reader's own stdin or stdout, is not read
     # (lint in CI waited on its own pipe for ever)
@@ -208,9 +209,9 @@ def _load_toml(path: Path) -> dict[str, Any]:
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
     text = data.decode("utf-8-sig")
-    line = long_key_line(text)
-    if line is not None:
-        raise _KeyTooLong(line)
+    refused = key_refusal(text)
+    if refused is not None:
+        raise _KeyTooLong(*refused)
     return tomllib.loads(text)
 
 
@@ -268,10 +269,7 @@ def _read_values(path: Path, notices: list[Notice]) -> dict[str, Any]:
     except RecursionError:  # tomllib recurses once per nested array or inline table
         raise _Ignored(f"config file {path} is nested too deeply") from None
     except _KeyTooLong as exc:
-        from skillc_index.toml_keys import MAX_KEY_PARTS
-
-        why = f"config file {path}: line {exc.args[0]} has a key of more than {MAX_KEY_PARTS} parts"
-        raise _Ignored(why) from None
+        raise _Ignored(f"config file {path}: line {exc.args[0]} {exc.args[1]}") from None
     if path.name == PYPROJECT:
         table = _skillc_table(raw)
         if table is None:
