@@ -20,19 +20,88 @@ def _dead_pid() -> int:
     return child.pid
 
 
+def _held(folder: Path) -> int:
+    """A descriptor holding ``folder`` locked, as its live maker does (``mkdir_held``)."""
+    import fcntl
+
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
 def test_staging_dir_sweeps_folders_of_dead_processes_only(tmp_path: Path) -> None:
+    """Swept: a dead process's folder, and one of a live pid that nobody holds (the pid
+    taken by another process since its maker was killed). Kept: one its live maker holds,
+    another prefix's, a name that is not a temporary one."""
     dead = tmp_path / f".demo.build.{_dead_pid()}-0a1b2c3d"
     alive = tmp_path / f".demo.build.{os.getppid()}-0a1b2c3d"  # the parent runs
+    reused = tmp_path / f".demo.build.{os.getppid()}-1a1b2c3d"  # nobody holds it
     other_prefix = tmp_path / f".other.build.{_dead_pid()}-0a1b2c3d"
     odd = tmp_path / ".demo.build.not-a-pid"
-    for folder in (dead, alive, other_prefix, odd):
+    for folder in (dead, alive, reused, other_prefix, odd):
         (folder / ".skillc-meta").mkdir(parents=True)
         (folder / ".skillc-meta" / "search-x.db").write_bytes(b"partial")
-    made = staging_dir(tmp_path, "demo.build")
+    fd = _held(alive)
+    try:
+        made = staging_dir(tmp_path, "demo.build")
+    finally:
+        os.close(fd)
     assert made.is_dir() and not any(made.iterdir())
     assert made.name.startswith(f".demo.build.{os.getpid()}-")
-    assert not dead.exists()
+    assert not dead.exists() and not reused.exists()
     assert alive.exists() and other_prefix.exists() and odd.exists()
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith("~")) == []
+
+
+_MAKER = """
+import sys
+from pathlib import Path
+from skillc_index.atomic import staging_dir
+from skillc_index.pinned import Pinned
+parent = Path(sys.argv[1])
+made = staging_dir(parent, "demo.build")
+with Pinned.at(str(parent.resolve())) as folder:
+    pinned = folder.temporary("demo.route")
+    print(made.name, pinned, flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc")
+def test_a_live_makers_folder_is_never_swept_whatever_the_clocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live build's staging folder was taken for a killed one's, and deleted under it,
+    when its process seemed to start after the folder last changed: a clock stepped forward,
+    a file server's clock behind, a boot time read before the clock was set. Its maker holds
+    it (``flock``) while it runs: kept whatever the clocks say (the boot time and the clock
+    faked an hour forward here); swept once the maker is killed."""
+    from skillc_index import cores
+    from skillc_index.pinned import Pinned
+
+    with subprocess.Popen(
+        [sys.executable, "-c", _MAKER, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as child:
+        try:
+            assert child.stdout is not None
+            made, pinned = child.stdout.readline().split()
+            with monkeypatch.context() as faked:
+                faked.setattr(cores, "_BOOT", [time.time() + 3600], raising=False)
+                real_time = time.time
+                faked.setattr(time, "time", lambda: real_time() + 3600)
+                assert abandoned(tmp_path, "demo.build", "demo.route") == []
+                with Pinned.at(str(tmp_path.resolve())) as folder:
+                    folder.sweep("demo.build", "demo.route")
+                staging_dir(tmp_path, "demo.build")
+            assert (tmp_path / made).is_dir() and (tmp_path / pinned).is_dir()
+        finally:
+            child.kill()
+    assert abandoned(tmp_path, "demo.build", "demo.route") == sorted(
+        [tmp_path / made, tmp_path / pinned]
+    )
 
 
 def test_temporary_pid_reads_the_names_temporary_path_makes(tmp_path: Path) -> None:

@@ -1714,6 +1714,8 @@ def test_an_index_damaged_in_place_is_built_again(
 def test_a_skill_up_to_date_removes_what_a_killed_build_of_it_left(
     build: Callable[..., BuildResult], store: Path, project: Path, write_skill: WriteSkill
 ) -> None:
+    import fcntl
+
     """A build killed (SIGKILL) left its staging folder, a partial search database, in the
     runtime store; only a build that wrote the skill again removed it, so one of a skill
     left as it was stayed for good. A build finding the skill up to date removes it too
@@ -1726,5 +1728,10 @@ def test_a_skill_up_to_date_removes_what_a_killed_build_of_it_left(
     left.mkdir(parents=True)
     (left / "search-0123456789abcdef.db").write_bytes(b"SQLite format 3\0")
     running.mkdir()
-    assert build("demo").compiled.up_to_date
+    fd = os.open(running, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, as a running build holds it
+        assert build("demo").compiled.up_to_date
+    finally:
+        os.close(fd)
     assert sorted(path.name for path in runtimes.iterdir()) == sorted(["demo", running.name])

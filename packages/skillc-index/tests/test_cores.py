@@ -83,28 +83,60 @@ def test_without_the_kernel_s_help_a_thread_ends_the_worker() -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc")
-def test_a_zombie_or_a_process_started_since_is_not_the_maker_that_runs() -> None:
+def test_a_zombie_is_not_a_process_that_runs() -> None:
     """A killed build's staging folder stayed for good when its pid was a zombie's (ended,
-    not reaped: a container whose init reaps nothing) or another process's that took the
-    pid since (``os.kill(pid, 0)`` succeeds for both). ``running(pid, since)`` says no to
-    both: a zombie's state, a process started after the folder last changed."""
-    from skillc_index.cores import running
+    not reaped: a container whose init reaps nothing): ``os.kill(pid, 0)`` succeeds for it.
+    ``running`` says no to it (its state, :func:`process_state`, is ``Z``)."""
+    from skillc_index.cores import process_state, running
 
     child = subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
     )
     try:
-        now = time.time()
-        assert running(child.pid) and running(child.pid, now)
-        assert not running(child.pid, now - 3600)  # changed an hour before it started
+        assert running(child.pid)
+        assert process_state(child.pid) in ("R", "S")
     finally:
         assert child.stdin is not None
         child.stdin.close()
     deadline = time.monotonic() + 30
-    while Path(f"/proc/{child.pid}/stat").read_bytes().rpartition(b")")[2].split()[0] != b"Z":
+    while process_state(child.pid) != "Z":
         assert time.monotonic() < deadline
         time.sleep(0.01)
     os.kill(child.pid, 0)  # a zombie: there for kill()
-    assert not running(child.pid) and not running(child.pid, time.time())
-    child.wait()
     assert not running(child.pid)
+    child.wait()
+    assert not running(child.pid) and process_state(child.pid) is None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc")
+def test_process_state_reads_past_a_name_with_spaces_and_parentheses() -> None:
+    """The state is the field after the process's name, which may hold ``) (`` and spaces:
+    the one reader of ``/proc/<pid>/stat`` for the kit (the gateway's stopped find server
+    asks it too). A process stopped (SIGSTOP) is ``T``."""
+    import signal
+
+    from skillc_index.cores import process_state
+
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import ctypes, sys; ctypes.CDLL(None).prctl(15, b'a) (b Z x', 0, 0, 0);"
+            " print(flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert child.stdout is not None
+        child.stdout.readline()
+        assert b") (" in Path(f"/proc/{child.pid}/stat").read_bytes()
+        assert process_state(child.pid) in ("R", "S")
+        os.kill(child.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 30
+        while process_state(child.pid) != "T":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        child.kill()
+        child.communicate()

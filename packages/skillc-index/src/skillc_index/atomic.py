@@ -303,10 +303,12 @@ def staging_dir(parent: Path, prefix: str, *, sweep: bool = True) -> Path:
     ensure_dir(parent)
     if sweep:
         _remove_abandoned(parent, prefix)
+    from skillc_index.cores import mkdir_held
+
     while True:
         path = temporary_path(parent, prefix)
         try:
-            path.mkdir()
+            mkdir_held(path)  # held while this process runs: never swept meanwhile
         except FileExistsError:
             continue
         return path
@@ -322,15 +324,25 @@ def _remove_abandoned(parent: Path, prefix: str) -> None:
 
 def abandoned(parent: Path, prefix: str, *more: str) -> list[Path]:
     """The ``parent/.<prefix>.<pid>-<hex>`` entries (made by :func:`staging_dir` or
-    :func:`temporary_path`), of ``prefix`` or any of ``more``, whose process no longer runs."""
+    :func:`temporary_path`), of ``prefix`` or any of ``more``, whose process no longer runs
+    (:func:`~skillc_index.cores.maker_gone`: a folder no process holds locked)."""
     return [parent / name for name in _abandoned_names(parent, (prefix, *more))]
 
 
-def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
-    """:func:`abandoned`'s names in ``parent`` (a path, or a readable descriptor of it)."""
-    from skillc_index.cores import running
+def _abandoned_names(
+    parent: Path | int, prefixes: Sequence[str], kinds: Sequence[str] = ()
+) -> list[str]:
+    """:func:`abandoned`'s names in ``parent`` (a path, or a readable descriptor of it);
+    ``kinds``: those of any prefix ending in ``.<kind>`` too (``build``: every skill's
+    staging folders, in one listing)."""
+    from skillc_index.cores import maker_gone
 
     starts = {f".{_stem(name)}." for name in prefixes}
+    ends = tuple(f".{kind}." for kind in kinds)
+
+    def taken(head: str) -> bool:
+        return head in starts or (head.startswith(".") and head.endswith(ends) and bool(ends))
+
     if isinstance(parent, int):
         try:
             listed: Sequence[str] | None = os.listdir(parent)  # noqa: PTH208
@@ -343,25 +355,14 @@ def _abandoned_names(parent: Path | int, prefixes: Sequence[str]) -> list[str]:
     if listed is None:
         return []
     found: list[str] = []
-    for name in sorted(name for name in listed if name[: name.rfind(".") + 1] in starts):
+    for name in sorted(name for name in listed if taken(name[: name.rfind(".") + 1])):
         pid = temporary_pid(name)
-        if pid is not None and not running(pid, _changed_at(parent, name)):
+        if pid is not None and maker_gone(pid, parent, name):
             found.append(name)
     return found
 
 
-def _changed_at(parent: Path | int, name: str) -> float | None:
-    """The ``st_ctime`` of ``parent``'s entry ``name`` (not followed; a time nobody can set
-    back): its maker ran then. None when it cannot be read."""
-    try:
-        if isinstance(parent, int):
-            return os.stat(name, dir_fd=parent, follow_symlinks=False).st_ctime
-        return os.lstat(parent / name).st_ctime
-    except OSError:
-        return None
-
-
-def _abandoned_in(folder: int, prefixes: Sequence[str]) -> list[str]:
+def _abandoned_in(folder: int, prefixes: Sequence[str], kinds: Sequence[str] = ()) -> list[str]:
     """:func:`abandoned`'s names in the folder of the descriptor ``folder`` (one that may
     hold no read permission, :data:`_FOLDER`'s: a readable one is opened to list it); none
     when it cannot be listed."""
@@ -370,7 +371,7 @@ def _abandoned_in(folder: int, prefixes: Sequence[str]) -> list[str]:
     except OSError:
         return []
     try:
-        return _abandoned_names(listing, prefixes)
+        return _abandoned_names(listing, prefixes, kinds)
     finally:
         os.close(listing)
 

@@ -2,12 +2,14 @@
 (``build``'s processes, ``skillc-lint``'s, the gateway's threads that compute vectors), the
 making of a pool of processes where the system may give none (:func:`process_pool`), and
 the end of a pool's worker process with its parent (:func:`end_with_parent`), whether the
-process that made a temporary file still runs (:func:`running`), Ctrl-C left
+process that made a temporary file or folder still runs (:func:`running`,
+:func:`maker_gone`, the folders held: :func:`mkdir_held`), Ctrl-C left
 to the parent (:func:`workers_starting`, :func:`worker_ignores_interrupts`), and the C
 library the kit calls through ctypes (:func:`c_library`)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -17,13 +19,18 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     import ctypes
     from multiprocessing.process import BaseProcess
+    from pathlib import Path
 
     from skillc_index.diagnostics import Notice
 
 __all__ = [
     "c_library",
     "end_with_parent",
+    "maker_gone",
+    "mkdir_held",
     "process_pool",
+    "process_state",
+    "release",
     "running",
     "usable_cores",
     "worker_ignores_interrupts",
@@ -159,19 +166,12 @@ def c_library() -> ctypes.CDLL | None:
     return _LIBC[0]
 
 
-#: How much later than an entry's last change (:func:`_changed_at`) a process may seem to
-#: have started and still be taken for its maker: ``/proc/stat``'s boot time is in whole
-#: seconds, and a clock set forward meanwhile makes a start look later than it was.
-_START_SLACK_S = 5.0
-
-
-def running(pid: int, since: float | None = None) -> bool:
-    """Whether a process ``pid`` runs (one of another user counts: it may be ours) that may
-    have made an entry changed last at ``since`` (its ``st_ctime``). Where ``/proc`` tells
-    (Linux), a zombie (ended, its parent gone without reaping it, as in a container whose
-    init reaps none) runs no more, and one started after ``since`` (and
-    :data:`_START_SLACK_S`) is another that took the pid: a killed build's staging folder
-    was kept for good by either."""
+def running(pid: int) -> bool:
+    """Whether a process ``pid`` runs (one of another user counts: it may be ours). Where
+    ``/proc`` tells (Linux), a zombie (ended, its parent gone without reaping it, as in a
+    container whose init reaps none) runs no more: a killed build's staging folder was kept
+    for good. A process that took the pid since counts as running: whether an entry's maker
+    still runs is :func:`maker_gone`'s question."""
     if pid == os.getpid():
         return True
     try:
@@ -182,48 +182,108 @@ def running(pid: int, since: float | None = None) -> bool:
         return True
     except PermissionError:
         pass
-    found = _process_start(pid)
-    if found is None:
-        return True
-    state, started = found
-    if state in ("Z", "X"):
-        return False
-    return since is None or started is None or started <= since + _START_SLACK_S
+    return process_state(pid) not in ("Z", "X")
 
 
-def _process_start(pid: int) -> tuple[str, float | None] | None:
-    """The state of process ``pid`` (``R``, ``S``, ``Z``...) and when it started (seconds
-    since the epoch; None when the boot time is unknown), from ``/proc``; None where there is
-    no ``/proc`` or the process is gone."""
+def process_state(pid: int) -> str | None:
+    """The state of process ``pid`` (``R``, ``S``, ``T``, ``Z``...), the third field of
+    ``/proc/<pid>/stat`` (past ``pid (name)``, a name that may hold spaces and parentheses);
+    None where there is no ``/proc`` or the process is gone. The kit's one reader of it."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             text = handle.read(4096)
     except OSError:
         return None
-    fields = text[text.rfind(b")") + 2 :].split()  # past "pid (name) ": name may hold spaces
+    fields = text.rpartition(b")")[2].split()[:1]
+    return fields[0].decode("ascii", "replace") if fields else None
+
+
+#: The folders this process made and holds locked (:func:`mkdir_held`), by path: the
+#: descriptor whose ``flock`` says their maker still runs.
+_HELD: dict[str, int] = {}
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+#: How a folder is opened to be locked (read-only: ``flock`` needs an open file, not O_PATH).
+_LOCKED = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+
+
+def mkdir_held(path: Path, folder: int | None = None) -> None:
+    """Make the new folder ``path`` (its name in the folder of the descriptor ``folder``,
+    when given) held by this process: an exclusive ``flock`` on it, kept until
+    :func:`release` or the end of the process, however it ends (the kernel drops it), which
+    :func:`maker_gone` tries. It is made under another name (``~`` added, which no sweep
+    takes) and locked there, then renamed: a sweep never sees it unlocked.
+    ``FileExistsError`` when ``path`` is taken. Where there is no ``flock`` (Windows), only
+    made."""
+    where = str(path) if folder is None else path.name
     try:
-        ticks = int(fields[19])  # starttime, field 22: clock ticks after the boot
-        boot = _boot_time()
-        hertz = os.sysconf("SC_CLK_TCK")
-    except (IndexError, ValueError, OSError):
-        return (fields[0].decode("ascii", "replace"), None) if fields else None
-    return fields[0].decode("ascii", "replace"), None if boot is None else boot + ticks / hertz
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: a sweep asks os.kill only
+        os.mkdir(where, dir_fd=folder)
+        return
+    early = f"{where}~"
+    os.mkdir(early, dir_fd=folder)
+    fd = -1
+    try:
+        fd = os.open(early, _LOCKED, dir_fd=folder)
+        with suppress(OSError):  # a file system without flock: unlocked, kept while we run
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if _exists(where, folder):  # a rename would replace an empty folder there
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+        os.rename(early, where, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with suppress(OSError):
+            os.rmdir(early, dir_fd=folder)
+        raise
+    _HELD[str(path)] = fd
 
 
-_BOOT: list[float | None] = []  # read once (_boot_time)
+def _exists(name: str, folder: int | None) -> bool:
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
 
 
-def _boot_time() -> float | None:
-    """When the system booted (``btime`` of ``/proc/stat``, seconds since the epoch)."""
-    if not _BOOT:
-        found = None
-        with suppress(OSError, ValueError), open("/proc/stat", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"btime "):
-                    found = float(line.split()[1])
-                    break
-        _BOOT.append(found)
-    return _BOOT[0]
+def release(path: Path) -> None:
+    """Stop holding the folder ``path`` (:func:`mkdir_held`): renamed into place, or being
+    removed; nothing for one not held."""
+    fd = _HELD.pop(str(path), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def maker_gone(pid: int, folder: int | Path, name: str) -> bool:
+    """Whether the process that made the entry ``name`` of ``folder`` (a path, or a
+    descriptor of it), ``pid`` by its name, is gone: ``pid`` runs no more
+    (:func:`running`), or the entry is a folder no process holds (:func:`mkdir_held`: the
+    pid is another's since). A file, or a folder that cannot be locked (no ``flock``), is
+    its maker's while ``pid`` runs: no clock is asked (a clock set, a file server's, made a
+    live build's folder look older than its process)."""
+    if not running(pid):
+        return True
+    if pid == os.getpid():
+        return False
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return False
+    try:
+        if isinstance(folder, int):
+            fd = os.open(name, _LOCKED, dir_fd=folder)
+        else:
+            fd = os.open(folder / name, _LOCKED)
+    except OSError:  # not a folder, or unreadable: kept
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held by its maker, or no flock on this file system: kept
+        return False
+    finally:
+        os.close(fd)
+    return True
 
 
 def _exit_after(parent: BaseProcess) -> None:

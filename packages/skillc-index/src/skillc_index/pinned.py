@@ -15,7 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from skillc_index.atomic import (
     move_aside,
     temporary_path,
 )
+from skillc_index.cores import mkdir_held, release
 
 __all__ = ["Pinned"]
 
@@ -114,6 +115,7 @@ class Pinned:
             raise FileExistsError(errno.EEXIST, "destination exists", str(to.path / new))
         with naming(self.path / name):
             os.rename(name, new, src_dir_fd=self.fd, dst_dir_fd=to.fd)
+        release(self.path / name)  # a staging folder moved in: held no more
 
     def symlink(self, text: str, name: str) -> None:
         with naming(self.path / name):
@@ -130,21 +132,23 @@ class Pinned:
             name = temporary_path(self.path, prefix).name
             try:
                 with naming(self.path / name):
-                    os.mkdir(name, dir_fd=self.fd)
+                    mkdir_held(self.path / name, self.fd)  # never swept while we run
             except FileExistsError:
                 continue
             return name
 
-    def abandoned(self, *prefixes: str) -> list[str]:
+    def abandoned(self, *prefixes: str, kinds: Sequence[str] = ()) -> list[str]:
         """The entries here a process that no longer runs left under a temporary name of
-        ``prefixes`` (:func:`~skillc_index.atomic.abandoned`); none when the folder cannot be
-        listed (:func:`~skillc_index.atomic._abandoned_in`)."""
-        return _abandoned_in(self.fd, prefixes)
+        ``prefixes``, or of any prefix ending in ``.<kind>`` of ``kinds``
+        (:func:`~skillc_index.atomic.abandoned`); none when the folder cannot be listed
+        (:func:`~skillc_index.atomic._abandoned_in`)."""
+        return _abandoned_in(self.fd, prefixes, kinds)
 
-    def sweep(self, *prefixes: str) -> None:
-        """Remove what killed runs left here under a temporary name of ``prefixes``
-        (:meth:`abandoned`), each as :meth:`remove` does; one that cannot be is left."""
-        for stale in self.abandoned(*prefixes):
+    def sweep(self, *prefixes: str, kinds: Sequence[str] = ()) -> None:
+        """Remove what killed runs left here under a temporary name of ``prefixes`` or
+        ``kinds`` (:meth:`abandoned`), each as :meth:`remove` does; one that cannot be is
+        left."""
+        for stale in self.abandoned(*prefixes, kinds=kinds):
             with suppress(OSError):
                 self.remove(stale)
 
@@ -177,6 +181,7 @@ class Pinned:
         """Remove the entry ``name``: a symlink or a file (only the link goes, never what it
         points to), or a folder with all it holds, each entry removed in the folder it is in
         (``os.fwalk``, which follows no symlink)."""
+        release(self.path / name)
         with naming(self.path / name):
             if not self.is_folder(name):
                 os.unlink(name, dir_fd=self.fd)

@@ -452,9 +452,6 @@ def _held(layout: Layout) -> bool:
 def process_stopped(pid: int) -> bool:
     """Whether the process ``pid`` is stopped (``T``, or ``t`` under a debugger) and so
     answers nothing until it is resumed; False when that cannot be told."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as file:
-            state = file.read(4096).rpartition(b")")[2].split()[:1]
-    except OSError:
-        return False
-    return state in ([b"T"], [b"t"])
+    from skillc_index.cores import process_state
+
+    return process_state(pid) in ("T", "t")

@@ -429,6 +429,8 @@ def perform_import(plan: ImportPlan) -> Path | None:
         return None
     import shutil
 
+    from skillc_index.cores import release
+
     store = plan.destination.parent
     name = plan.destination.name
     real_root = os.path.realpath(plan.origin)
@@ -469,12 +471,15 @@ def perform_import(plan: ImportPlan) -> Path | None:
                 staging.replace(plan.destination)
             except OSError:
                 (old / name).replace(plan.destination)  # put the previous copy back
+                release(old)
                 old.rmdir()
                 raise
+            release(old)
             shutil.rmtree(old, ignore_errors=True)
             return None
     finally:
         if staging is not None:
+            release(staging)  # renamed in, or removed now
             shutil.rmtree(staging, ignore_errors=True)
 
 

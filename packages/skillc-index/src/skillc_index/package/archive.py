@@ -137,6 +137,9 @@ class Spool:
         if self._folder is not None:
             import shutil
 
+            from skillc_index.cores import release
+
+            release(self._folder)
             shutil.rmtree(self._folder, ignore_errors=True)
 
     def new_file(self) -> tuple[str, IO[bytes]]:
