@@ -193,6 +193,7 @@ _worker: dict[str, Any] = {}
 
 def _start_worker(options: _Options) -> None:
     from skillc_index.accesslog import AccessLog
+    from skillc_index.build.compiler import sweep_once_per_store
     from skillc_index.config import load_config
     from skillc_index.operation import Session
 
@@ -201,6 +202,7 @@ def _start_worker(options: _Options) -> None:
     # the configuration's notices were warned once, by the caller
     session.__dict__["config"] = load_config(options.layout)
     _worker.update(options=options, session=session, warnings=warnings)
+    sweep_once_per_store()  # the leftovers of killed builds: one listing per store
 
 
 def _build_group(jobs: Sequence[BatchJob]) -> list[BatchItem]:
@@ -320,7 +322,10 @@ def build_skills(
         except KeyboardInterrupt:  # the build running here stops (its staging folder left)
             raise interrupted() from None
         finally:
+            from skillc_index.build.compiler import sweep_once_per_store
+
             release()
+            sweep_once_per_store(batch=False)  # a build after the batch sweeps again
     else:
         import multiprocessing
         import signal

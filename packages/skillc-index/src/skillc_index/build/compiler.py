@@ -340,16 +340,39 @@ def _remove_stray(index: Path) -> None:
             index.unlink()
 
 
+#: The runtime stores swept in this batch of builds (:func:`sweep_once_per_store`), when one
+#: runs.
+_SWEPT: list[set[str]] = []
+
+
+def sweep_once_per_store(batch: bool = True) -> None:
+    """From now on (until called again with ``batch=False``: the batch's end) a skill up to
+    date sweeps its runtime store (:func:`_sweep_builds`) only if no other skill did yet,
+    and then of every skill's leftovers (``.<any name>.build.<pid>-<hex>``): one listing
+    of the store per batch, not one per skill (a listing of 5,000 runtimes for each of
+    5,000 skills made a no-op ``build --all`` quadratic)."""
+    _SWEPT.clear()
+    if batch:
+        _SWEPT.append(set())
+
+
 def _sweep_builds(runtime: Path, runtimes: str | None) -> None:
     """Remove the staging folders killed builds of ``runtime`` left beside it
     (``.<name>.build.<pid>-<hex>``, of a process gone), as :func:`_install` does before it
     writes: a skill up to date was never written again, and its leftover (a partial search
-    database) stayed for good. One that cannot be removed, or a store swapped, is left."""
+    database) stayed for good. One that cannot be removed, or a store swapped, is left. In
+    a batch (:func:`sweep_once_per_store`), each store once, for all its skills."""
     from skillc_index.files import real_path
 
     real = runtimes or real_path(runtime.parent)
+    if _SWEPT and real in _SWEPT[0]:
+        return
     with suppress(OSError, SkillcError), _pinned(real, runtime) as store:
-        store.sweep(f"{runtime.name}.build")
+        if _SWEPT:
+            _SWEPT[0].add(real)
+            store.sweep(kinds=("build",))
+        else:
+            store.sweep(f"{runtime.name}.build")
 
 
 @contextmanager
