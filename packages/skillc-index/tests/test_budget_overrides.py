@@ -316,6 +316,55 @@ def test_the_home_folder_writes_the_user_settings(
     assert not local_settings(project).exists()  # the project's folder was not asked for
 
 
+def test_a_checkout_claude_settings_do_not_price_the_home_folder(
+    cli: Callable[..., Run],
+    layout: Layout,
+    home: Path,
+    project: Path,
+    write_skill: WriteSkill,
+    over: Path,
+) -> None:
+    """The project's ``.claude/settings.json`` listing settings (a tiny
+    ``skillListingBudgetFraction``) do not decide what ``--apply`` writes into the user's own
+    settings, as its ``[budget]`` does not; each file not used is warned about once."""
+    folder = home / ".claude" / "skills"
+    for name in ("one", "two", "six"):
+        write_skill(folder / name, description=name * 84)
+    user = write_json(home / ".claude" / "settings.json", OTHER)
+    write_json(
+        project / ".claude" / "settings.json",
+        {"skillListingBudgetFraction": 0.0000001, "skillListingMaxDescChars": 5},
+    )
+    done = cli("skillc_index")(
+        "list", "--budget", "--scope", "global", "--apply", "overrides", "--format", "json"
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["overrides"] == []  # Claude Code's default budget: within it
+    assert [(f["scope"], f["budget_tokens"]) for f in data["budget"]] == [("global", 2000)]
+    assert json.loads(user.read_text(encoding="utf-8")) == OTHER
+    warned = [line for line in done.stderr.splitlines() if "is not used for a listing" in line]
+    assert len(warned) == 2, done.stderr  # the project's [budget] and its settings file
+    assert layout.project_config is not None
+    config = layout.project_config.relative_to(project).as_posix()
+    assert any(f"budget in {config} is not used" in line for line in warned), warned
+    assert any(".claude/settings.json is not used" in line for line in warned), warned
+    # the user's own settings file prices it
+    write_json(home / ".claude" / "settings.json", {**OTHER, "skillListingBudgetFraction": 0.002})
+    data = run_json(cli, "--scope", "global", "--apply", "overrides")
+    assert [f["budget_tokens"] for f in data["budget"]] == [400]
+
+
+def test_a_project_budget_is_not_warned_about_without_home_skills(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    write_json(project / ".claude" / "settings.json", {"skillListingBudgetFraction": 0.5})
+    done = cli("skillc_index")("list", "--budget", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "is not used for a listing" not in done.stderr
+    assert json.loads(done.stdout)["budget"][0]["budget_tokens"] == 500
+
+
 def test_codex_has_no_such_setting_and_nothing_is_applied(
     cli: Callable[..., Run], project: Path, write_skill: WriteSkill, over: Path
 ) -> None:

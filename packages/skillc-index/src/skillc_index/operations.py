@@ -252,7 +252,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
         return listed.fitted(session)
     from dataclasses import replace
 
-    from skillc_index.listing.budget import listing_budgets
+    from skillc_index.listing.budget import listing_budgets, unused_project_budgets
     from skillc_index.listing.overrides import apply_overrides, claude_overrides, reset_overrides
     from skillc_index.listing.usage import skill_usage
 
@@ -280,6 +280,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
         found = claude_overrides(layout, strict=strict)
         budgets = listing_budgets(layout, config, scopes, found, params.agent, usage, installed)
     notices = listed.notices + found.notices + applied
+    notices += unused_project_budgets(layout, config, found, budgets)
     notices += tuple(notice for folder in budgets for notice in folder.notices)
     # fitted with its budgets (they were left out of the reply's bound: 562 skills, 231 K)
     return replace(listed, budget=budgets, overrides=plans, notices=notices).fitted(session)

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.config import Config
+from skillc_index.diagnostics import Notice
 from skillc_index.dialect import CLAUDE_CODE, folded_text
 from skillc_index.layout import SKILL_FILE, Layout, Scope
 from skillc_index.listing.agents import (
@@ -114,6 +115,7 @@ __all__ = [
     "listing_settings",
     "read_entry",
     "suggestions",
+    "unused_project_budgets",
     "user_only_entry",
 ]
 
@@ -327,15 +329,46 @@ def listing_settings(
     pricing of a listing's budget: ``list --budget``'s and ``eval``'s. ``home``: the listing
     holds a home folder, priced with the global config's and the environment's ``[budget]``
     only (:attr:`Config.home_budget`): a checkout's must not decide what ``--apply
-    overrides`` writes into the user's own settings, as ``stats.url`` is never a project's."""
+    overrides`` writes into the user's own settings, as ``stats.url`` is never a project's;
+    and with the user's own Claude Code settings file alone, not the project's
+    ``.claude/settings*.json``."""
     context, percent = config.budget_context_tokens, config.budget_percent
     if home and config.home_budget is not None:
         context, percent = config.home_budget
-    fraction = None if claude is None else claude.fraction
+    fraction = limit = None
+    if claude is not None:
+        fraction = claude.home_fraction if home else claude.fraction
+        limit = claude.home_max_desc_chars if home else claude.max_desc_chars
     percent = percent if fraction is None else fraction * 100
-    limit = None if claude is None else claude.max_desc_chars
     budget = listing_budget(model, context, percent)
     return budget, MAX_ENTRY_DESCRIPTION if limit is None else limit
+
+
+def unused_project_budgets(
+    layout: Layout,
+    config: Config,
+    claude: ClaudeOverrides | None,
+    budgets: Sequence[FolderBudget],
+) -> tuple[Notice, ...]:
+    """A warning naming each project file whose listing budget (the project config's
+    ``[budget]``, the project's ``.claude/settings*.json`` listing settings) is not used
+    because a listing of ``budgets`` holds a home folder (:func:`listing_settings`): once,
+    and only where the project's setting changes the price."""
+    held = [b for b in budgets if any(part.scope == "global" for part in b.folders)]
+    files: list[Path] = []
+    if held and config.home_budget is not None:
+        files += [path for path in config.files if path != layout.global_config]
+    if claude is not None and any(b.agent == "claude" for b in held):
+        home = (claude.home_fraction, claude.home_max_desc_chars)
+        if (claude.fraction, claude.max_desc_chars) != home:
+            files += claude.project_listing
+    return tuple(
+        Notice(
+            f"the project's listing budget in {layout.display(path)} is not used for a "
+            "listing that holds home skills (priced with the user's own settings)"
+        )
+        for path in files
+    )
 
 
 def _may_exist(path: Path) -> bool:

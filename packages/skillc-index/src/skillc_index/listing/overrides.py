@@ -136,6 +136,14 @@ class ClaudeOverrides(NamedTuple):
     ours: Mapping[Path, frozenset[str]] = MappingProxyType({})
     """By settings file, the ``name-only`` entries ``--apply`` wrote there (its record,
     :data:`WRITTEN`) and still there as written: skillc's own, not in ``named``."""
+    home_fraction: float | None = None
+    """``skillListingBudgetFraction`` of the user's own settings file alone: what prices a
+    listing that holds a home folder (a checkout's settings do not decide what ``--apply``
+    writes into the user's)."""
+    home_max_desc_chars: int | None = None
+    """``skillListingMaxDescChars`` of the user's own settings file alone (as above)."""
+    project_listing: tuple[Path, ...] = ()
+    """The project's settings files that set a listing setting (not used for such a listing)."""
 
     def planning(self) -> ClaudeOverrides:
         """These overrides without skillc's own: what ``--apply`` plans from again."""
@@ -157,7 +165,10 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
     listing: dict[str, Any] = {}
     written = _written(layout)
     ours: dict[Path, frozenset[str]] = {}
-    for path in settings_files(layout):
+    home: dict[str, Any] = {}  # the listing settings of the user's own file
+    project: list[Path] = []
+    files = settings_files(layout)  # the user's file first
+    for path in files:
         try:
             data = read_settings(path, layout)
         except InvalidSettings as exc:
@@ -172,6 +183,10 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
                 continue
             if valid(value):
                 listing[key] = value
+                if path == files[0]:
+                    home[key] = value
+                elif path not in project:
+                    project.append(path)
             else:
                 notices.append(Notice(f"{layout.display(path)}: its {key} is invalid; ignored"))
         set_here = (data or {}).get(SETTING, {})
@@ -192,6 +207,9 @@ def claude_overrides(layout: Layout, *, strict: bool = False) -> ClaudeOverrides
         listing.get(BUDGET_FRACTION),
         listing.get(MAX_DESC_CHARS),
         ours,
+        home.get(BUDGET_FRACTION),
+        home.get(MAX_DESC_CHARS),
+        tuple(project),
     )
 
 
