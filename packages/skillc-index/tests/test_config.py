@@ -510,6 +510,31 @@ def test_named_libraries_merge_by_name_and_resolve_from_where_they_were_set(
     assert config.library("mine", layout.project_root, layout.home) == ((layout.home / "lib",), ())
 
 
+def test_a_library_folder_left_out_is_quoted_bounded(layout: Layout) -> None:
+    """A project's library folder outside the project is named cut (its start and its end
+    kept), not whole: a 100 KB folder was a 100 KB warning on each run; so is the E100 of a
+    library with no folder left, and many folders are capped."""
+    from skillc_index.diagnostics import MAX_PROBLEMS, InvalidOption
+    from skillc_index.text import MAX_SHOWN
+
+    assert layout.project_config is not None and layout.project_root is not None
+    long = "/" + "x" * 100_000 + "/end"
+    many = ", ".join(f'"/out/{index}"' for index in range(MAX_PROBLEMS + 5))
+    write(
+        layout.project_config,
+        f'[libraries]\nteam = ["vendor", "{long}", {many}]\nbad = ["{long}"]\n',
+    )
+    config = load_config(layout, env={})
+    _, left_out = config.library("team", layout.project_root, layout.home)
+    assert len(left_out) == MAX_PROBLEMS + 1
+    assert left_out[-1].text == "... and 6 more folders left out"
+    first = left_out[0].text
+    assert len(first) < MAX_SHOWN + 200 and "/end'" in first, first[:300]
+    with pytest.raises(InvalidOption) as caught:
+        config.library("bad", layout.project_root, layout.home)
+    assert len(str(caught.value)) < MAX_SHOWN + 200
+
+
 def test_a_library_s_tilde_is_the_skillc_home_as_a_target_s_is(
     layout: Layout, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -144,14 +144,17 @@ class Config(Record):
         from skillc_index.files import within  # only for a project's library
 
         kept = tuple(p for _, p in paths if project_root is not None and within(p, project_root))
-        notices = tuple(
-            Notice(f"config [libraries] {name}: {folder!r} is not inside the project; left out "
-                   "(a project's library stays in it: 'skc eval --path DIR' takes any folder)")
+        left = [  # each quoted bounded (:func:`shown`): a project's folder can be 100 KB long
+            Notice(f"config [libraries] {shown(name)}: '{shown(folder)}' is not inside the "
+                   "project; left out (a project's library stays in it: 'skc eval --path DIR' "
+                   "takes any folder)")
             for folder, path in paths
             if path not in kept
-        )  # fmt: skip
+        ]  # fmt: skip
+        notices = tuple(capped(left, lambda n: Notice(f"... and {n:,} more folders left out")))
         if not kept:
-            out = ", ".join(repr(folder) for folder in folders)
+            out = ", ".join(f"'{shown(folder)}'" for folder in folders[:3])
+            out += f" and {len(folders) - 3:,} more" if len(folders) > 3 else ""
             raise InvalidOption(
                 f"library '{name}' of the project's config has no folder inside the project "
                 f"({out}: 'skc eval --path DIR' takes any folder)"
