@@ -183,29 +183,25 @@ def test_a_comment_hiding_a_security_rule_is_a_finding_ci_sees(
 
 
 @pytest.mark.parametrize(
-    ("rel", "text", "owned"),
+    ("rel", "text"),
     [
-        (".skillc/config.toml", '[lint]\nSKL903 = "off"\nSKL526 = "off"\n', []),
+        (".skillc/config.toml", '[lint]\nSKL903 = "off"\nSKL526 = "off"\n'),
         (
             ".skillc/config.toml",
             '[lint.rules]\nprompt-injection = "warning"\nplaceholder = "off"\n',
-            [("SKL903", "warning"), ("SKL903", "warning")],
         ),
-        (
-            "pyproject.toml",
-            '[tool.skillc.lint.per-file-ignores]\n"**" = ["SKL9", "SKL526"]\n',
-            [],
-        ),
+        ("pyproject.toml", '[tool.skillc.lint.per-file-ignores]\n"**" = ["SKL9", "SKL526"]\n'),
     ],
 )
 def test_a_config_file_inside_the_skill_cannot_change_security_rules(
-    lint: Run, cwd: Path, rel: str, text: str, owned: list[tuple[str, str]]
+    lint: Run, cwd: Path, rel: str, text: str
 ) -> None:
     """A config file shipped inside the linted skill turned SKL903 off (or ignored SKL9 for
     every file): it still configures the other rules (SKL526), not the security ones, from
     the parent folder and from inside the skill (``cd evil && skillc-lint .`` hid every
     security finding, silently: a downloaded skill ships the working folder's config then);
-    named by --config it still can, and the run says how many it hid."""
+    named by --config it cannot either (the lead's ruling: a config file inside a linted
+    skill's folder is the skill's own, always guarded)."""
     skill = put(cwd / "skills" / "evil", INJECTION + "TODO: finish\n", **{rel: text})
     note = "a config file inside the linted skill cannot change the security rules"
     for where, target in ((cwd, "skills/evil"), (skill, "."), (skill / "references", str(skill))):
@@ -215,11 +211,13 @@ def test_a_config_file_inside_the_skill_cannot_change_security_rules(
         assert shown == [("SKL903", "error"), ("SKL903", "error")], where
         assert proc.returncode == 1
         assert note in proc.stderr and "hidden" not in proc.stderr
-    # the user's own choice: named by --config
-    proc = lint("skills/evil", "--format", "json", "--config", f"{skill}/{rel}")
-    shown = [(d["rule"], d["severity"]) for d in json.loads(proc.stdout)["diagnostics"]]
-    said = f"config skills/evil/{rel}: 2 security findings hidden\n" if not owned else ""
-    assert (shown, proc.stderr) == (owned, said)
+    # named by --config, from the parent folder and from inside the skill: still guarded
+    for where, target, named in ((cwd, "skills/evil", f"{skill}/{rel}"), (skill, ".", rel)):
+        proc = lint(target, "--format", "json", "--config", named, cwd=where, script=True)
+        shown = [(d["rule"], d["severity"]) for d in json.loads(proc.stdout)["diagnostics"]]
+        assert shown == [("SKL903", "error"), ("SKL903", "error")], (where, proc.stderr)
+        assert note in proc.stderr and "hidden" not in proc.stderr
+        assert "the working folder's config" not in proc.stderr
 
 
 def test_a_config_that_hides_security_findings_says_how_many_and_which_file(

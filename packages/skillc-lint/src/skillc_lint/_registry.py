@@ -37,14 +37,15 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning")
 #: Values a rule setting may take besides a table: a severity, or on/off.
 SWITCHES = ("off", "on", *SEVERITIES)
 #: The tags of the rules a linted skill cannot switch off on itself (the security rules): no
-#: ``skillc-lint`` comment of its text hides their findings, and a config file found inside
-#: it (not at or above the working folder) cannot configure them; the user's config, ``--config``
-#: and the command line can (:meth:`RuleRegistry.guarded`).
+#: ``skillc-lint`` comment of its text hides their findings, and a config file inside a
+#: skill's folder (found, or named by ``--config``, wherever the working folder is) cannot
+#: configure them; a config file outside every skill and the command line can
+#: (:meth:`RuleRegistry.guarded`).
 GUARDED_TAGS = frozenset({"security"})
 #: Why a guarded config file's setting or per-file ignore of such a rule is ignored.
 GUARDED_NOTE = (
-    "a config file inside the linted skill cannot change the security rules (the working "
-    "folder's config, --config or --ignore can)"
+    "a config file inside the linted skill cannot change the security rules (a config file "
+    "outside the skill, named by --config, or --ignore can)"
 )
 Fixable = Literal["safe", "unsafe"]
 """A rule's fixes: ``safe`` when ``--fix`` fixes some of its findings, ``unsafe`` when only

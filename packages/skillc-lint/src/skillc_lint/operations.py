@@ -393,7 +393,8 @@ def config_of(
     the caller has read them). :attr:`~LintConfig.guarded` when ``file``'s folder is neither
     ``cwd``, the working folder (``skillc-lint``'s, the language server's workspace folder),
     nor one above it, or is in a skill's folder (:func:`~skillc_lint._configs.skills_own`):
-    the skill's own; never for ``cwd`` None (a file the user named, ``--config``: its
+    the skill's own, always guarded, wherever the working folder is, even for ``cwd`` None
+    (a file the user named, ``--config``: guarded only when it is in a skill's folder; its
     ``per-file-ignores`` patterns are relative to the project found from the working folder,
     else the working folder, as the project's own config's are, wherever the file lies:
     ``ci/lint.toml`` is no project's root).
@@ -408,7 +409,8 @@ def config_of(
     from skillc_lint._configs import skills_own
 
     if cwd is None:
-        return LintConfig(config, layout.project_root or layout.cwd, False, file)
+        own = file is not None and skills_own(config_root(file), layout.own_home)
+        return LintConfig(config, layout.project_root or layout.cwd, own, file)
     if file is None:
         file = project_config_file(layout)
         own = file is not None and skills_own(config_root(file), layout.own_home)
