@@ -1243,6 +1243,21 @@ def test_skl401_orphans(skill: Writer, found: Found) -> None:
     assert {(d.severity, d.line) for d in result} == {("warning", None)}
 
 
+def test_skl401_leaves_the_tests_out(skill: Writer, found: Found) -> None:
+    # evals/ at the root is the skill's tests, refused to agents: no link to it is asked for
+    folder = skill(
+        body="Start here.\n",
+        files={
+            "evals/notes.md": "# Notes\n",
+            "evals/evals.json": "[]\n",
+            "sub/evals/x.md": "# X\n",
+        },
+    )
+    assert [(d.file, d.message) for d in found(folder, "SKL401")] == [
+        ("sub/evals/x.md", "orphaned file: 'sub/evals/x.md'"),  # not at the root: the skill's
+    ]
+
+
 def test_skl401_says_when_a_file_is_named_in_another_case(skill: Writer, found: Found) -> None:
     # scientific-skills' pdf: "read FORMS.md and follow its instructions" for forms.md
     folder = skill(

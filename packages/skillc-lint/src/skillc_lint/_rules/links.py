@@ -6,6 +6,7 @@ on what they reach (SKL401: every Markdown file reachable from SKILL.md): their 
 from __future__ import annotations
 
 from skillc_index import SKILL_FILE, composed_match, composed_shown
+from skillc_index.layout import in_tests
 from skillc_lint._registry import Finding
 from skillc_lint._rules import fields, fixes
 from skillc_lint._rules.fields import Findings, Options
@@ -122,7 +123,9 @@ def no_orphans(skill: Skill, options: Options) -> Findings:
     orphans = [
         rel
         for rel in skill.docs
-        if rel not in reached and rel.rpartition("/")[2].lower() not in exceptions
+        if rel not in reached
+        and rel.rpartition("/")[2].lower() not in exceptions
+        and not in_tests(rel)  # evals/ is the skill's tests: served to no agent, linked by none
     ]
     other_case = skill.named_in_other_case(reached) if orphans else {}
     for rel in orphans:
