@@ -603,6 +603,43 @@ def test_an_argument_naming_a_path_of_the_skill_never_leads_out_of_it(
     assert rows(project)[-1][2] == f"error[E012]: path escapes skill root: '{quoted(word)}'"
 
 
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["cat", "evals/evals.json"], "'evals/evals.json' is"),
+        (["cat", "./evals/../evals/evals.json"], "'./evals/../evals/evals.json' is"),
+        (["ls", "evals"], "'evals' is"),
+        (
+            ["cat", "cases/evals.json"],
+            "'cases/evals.json' leads to the skill's tests ('evals/evals.json')",
+        ),
+        (["./evals/run.sh"], "'./evals/run.sh' is"),
+    ],
+)
+def test_an_argument_in_the_skill_s_tests_is_e021(
+    tool: Path, gateway_process: Run, argv: list[str], shown: str
+) -> None:
+    """``skc exec ./top -- cat evals/evals.json`` printed the cases (the stub tells agents to
+    use exec): a word naming the skill's tests, or a link into them, is refused before
+    anything runs, as ``open`` refuses it."""
+    (tool / "evals").mkdir()
+    (tool / "evals" / "evals.json").write_text('[{"query": "secret"}]\n', encoding="utf-8")
+    (tool / "evals" / "run.sh").write_text("#!/bin/sh\necho ran\n", encoding="utf-8")
+    (tool / "evals" / "run.sh").chmod(0o755)
+    (tool / "cases").symlink_to("evals")
+    done = gateway_process("exec", "demo", "--", *argv)
+    assert (done.returncode, done.stdout) == (1, ""), done.stdout
+    tests = "the skill's tests (evals/)" if shown.endswith(" is") else ""
+    hint = f"{shown} {tests}".rstrip() + ", not served to agents"
+    assert done.stderr == f"error[E021]: file not found: '{argv[-1]}'\nhint: {hint}\n"
+    assert "secret" not in done.stderr
+    # near miss: evals/ below the root is the skill's own file
+    (tool / "sub" / "evals").mkdir(parents=True)
+    (tool / "sub" / "evals" / "x.txt").write_text("mine\n", encoding="utf-8")
+    done = gateway_process("exec", "demo", "--", "cat", "sub/evals/x.txt")
+    assert (done.returncode, done.stdout) == (0, "mine\n"), done.stderr
+
+
 def test_a_file_to_be_created_through_a_link_out_is_e012(
     tool: Path, gateway_process: Run, tmp_path: Path
 ) -> None:

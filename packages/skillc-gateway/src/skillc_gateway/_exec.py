@@ -23,6 +23,7 @@ from skillc_index import (
     safe_join,
 )
 from skillc_index.dialect import SKILL_DIR_PLACEHOLDER
+from skillc_index.files import evals_refusal
 from skillc_index.programs import on_path, started_environment
 
 __all__ = [
@@ -189,7 +190,9 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
     of the skill to ``~/.ssh``, ``..``), which the command would read, run or create there:
     its existing parts resolved, a file to be created is checked by its folder (``out/new``
     where ``out`` leads out); an argument naming nothing there (``s/../../g``, an option) is
-    no path of the skill."""
+    no path of the skill. E021 (:class:`~skillc_index.EvalsPath`) for one that is in the
+    skill's tests or leads into them (``evals/evals.json``, a link to ``evals/``): served to
+    no agent (:func:`~skillc_index.files.evals_refusal`)."""
     real = os.path.realpath(source)
     for index, word in enumerate(argv):
         if not word or os.path.isabs(word):  # noqa: PTH117
@@ -201,8 +204,14 @@ def _check_paths(source: Path, argv: Sequence[str]) -> None:
             os.path.join(source, word.split("/", 1)[0])  # noqa: PTH118
         ):
             continue
+        resolved = None
         with contextlib.suppress(SkillFileNotFound):  # no file has that path: said below
-            safe_join(source, word, real_root=real)
+            resolved = safe_join(source, word, real_root=real)
+        if resolved is not None:  # the skill's tests (evals/), its links into them too
+            inner = str(resolved)[len(real) :].lstrip("/")
+            refused = evals_refusal(word, inner, resolved.is_dir(), real_root=real)
+            if refused is not None:
+                raise refused
 
 
 def exec_in_skill(
