@@ -909,3 +909,40 @@ def test_the_hard_linked_files_statted_by_a_look_are_bounded_and_taken_in_turn(
         assert versions() == ["Version b."] * 3
     finally:
         served.close()
+
+
+def test_a_read_refuses_the_skill_s_tests_even_when_a_listing_holds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read of a served file goes through ``open_in_root(tests=False)``: a file of the
+    skill's tests (``evals/`` at its root) is refused even if a listing were wrong (a walk
+    that spelled ``evals`` otherwise on a file system that ignores case). Near miss: the
+    skill's other files are read."""
+    import skillc_index
+    from skillc_index.diagnostics import EvalsPath
+
+    home = tmp_path / "home"
+    root = home / ".claude" / "skills" / "tested"
+    (root / "evals").mkdir(parents=True)
+    (root / "SKILL.md").write_text(DELTA.replace("delta", "tested"), encoding="utf-8")
+    (root / "evals" / "evals.json").write_text("secret\n", encoding="utf-8")
+    walk = skillc_index.walk_skill
+
+    def wrong(*args: Any, **kwargs: Any) -> Any:  # the tests listed as files
+        found = walk(*args, **kwargs)
+        listed = (*found.files, *found.tests)
+        return type(found)(listed, found.escapes, found.skipped, found.ignored, found.second_links)
+
+    monkeypatch.setattr(skillc_index, "walk_skill", wrong)
+    project = tmp_path / "project"
+    project.mkdir()
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        entry = served.snapshot().entries["tested"]
+        assert [f.path for f in entry.files] == ["SKILL.md", "evals/evals.json"]
+        with pytest.raises(EvalsPath):
+            served.read("skill://tested/evals/evals.json")
+        found = served.read("skill://tested/SKILL.md")
+        assert found is not None and found[2].startswith(b"---\nname: tested\n")
+    finally:
+        served.close()

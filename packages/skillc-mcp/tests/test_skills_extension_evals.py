@@ -66,3 +66,42 @@ def test_the_tests_of_a_skill_are_neither_listed_nor_read(
         assert read["contents"][0]["text"] == "# Guide\n"
     finally:
         client.close()
+
+
+def test_a_nested_skill_s_evals_are_listed_and_read_alike(
+    server_command: list[str], project: Path, home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """``top/sub/SKILL.md`` with ``top/sub/evals/``: ``skills/get`` of ``top`` listed
+    ``skill://top/sub/evals/*`` and ``resources/read`` of them was -32602. The tests are
+    ``evals/`` at the installed skill's root only (``layout.in_tests``): a nested skill's
+    ``evals/`` is files of the skill, listed and read alike; the root's stays refused."""
+    root = home / ".claude" / "skills" / "top"
+    (root / "sub" / "evals").mkdir(parents=True)
+    (root / "evals").mkdir()
+    (root / "SKILL.md").write_text(SKILL.replace("tested", "top"), encoding="utf-8")
+    (root / "sub" / "SKILL.md").write_text(SKILL.replace("tested", "sub"), encoding="utf-8")
+    (root / "sub" / "evals" / "evals.json").write_text('{"evals": []}\n', encoding="utf-8")
+    (root / "evals" / "evals.json").write_text(SECRET, encoding="utf-8")
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        listed: dict[str, list[str]] = {}
+        for skill in ("top", "top/sub"):
+            uri = f"skill://{skill}/SKILL.md"
+            got = client.request("skills/get", {"uri": uri, "_meta": MODERN_META})
+            listed[skill] = [r["uri"] for r in got["result"]["skill"]["resources"]]
+        assert "skill://top/sub/evals/evals.json" in listed["top"]
+        assert "skill://top/sub/evals/evals.json" in listed["top/sub"]
+        assert not any(uri.startswith("skill://top/evals") for uri in listed["top"])
+        for uri in {*listed["top"], *listed["top/sub"]}:  # every file listed is read
+            response = client.request("resources/read", {"uri": uri, "_meta": MODERN_META})
+            assert "result" in response, (uri, response)
+        read = client.request(
+            "resources/read", {"uri": "skill://top/sub/evals/evals.json", "_meta": MODERN_META}
+        )["result"]
+        assert read["contents"][0]["text"] == '{"evals": []}\n'
+        refused = client.request(
+            "resources/read", {"uri": "skill://top/evals/evals.json", "_meta": MODERN_META}
+        )
+        assert refused["error"]["code"] == -32602 and SECRET not in json.dumps(refused)
+    finally:
+        client.close()

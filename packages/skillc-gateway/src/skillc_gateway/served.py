@@ -65,6 +65,7 @@ from skillc_gateway.served_entry import (
     Snapshot,
     frontmatter_problem,
     mime_type,
+    open_served,
     read_frontmatter,
 )
 from skillc_index import SKILL_FILE
@@ -510,13 +511,11 @@ class ServedSkills:
         from skillc_index.layout import in_tests, shown
 
         prefix = f"{base}/" if base else ""
-        # its tests (evals/ at its root, a nested skill's too) are served to no agent
+        # the walk leaves the tests out (evals/ at the top skill's root; a nested one's is files)
         mine = [f[len(prefix) :] for f in files if f.startswith(prefix)]
-        mine = [f for f in mine if not in_tests(f)]
         if len(mine) > MAX_FILES:
             return f"{len(mine)} files (at most {MAX_FILES})"
-        folders = [d[len(prefix) :] for d in dirs if d.startswith(prefix)]
-        folders = [d for d in folders if not in_tests(d, folder=True)]
+        folders = [d[len(prefix) :] for d in dirs if d.startswith(prefix) and not in_tests(d, True)]
         if len(folders) > MAX_FILES:
             return f"{len(folders)} folders (at most {MAX_FILES})"
         # a folder no URI names (a backslash) holds no file (the skill would be refused)
@@ -631,9 +630,7 @@ class ServedSkills:
 
     def read(self, uri: str) -> tuple[Entry, ServedFile, bytes] | None:
         """The bytes of the file ``uri`` names, when a served skill lists it (None
-        otherwise); read through :func:`skillc_index.open_in_root`, hidden names refused."""
-        from skillc_index import open_in_root
-
+        otherwise), as its top-level skill's file (:func:`~.served_entry.open_served`)."""
         found = self.locate(uri)
         if found is None or not found[1]:
             return None
@@ -641,7 +638,7 @@ class ServedSkills:
         served = entry.file(relative)
         if served is None:
             return None
-        with open_in_root(Path(entry.folder), relative, hidden=False) as handle:
+        with open_served(entry, relative, self._built) as handle:
             data = handle.read(MAX_BYTES + 1)
             st = os.fstat(handle.fileno())
         self._check(entry, served, f"{entry.folder}/{relative}", st, data)

@@ -7,7 +7,9 @@ type, and whether a skill's frontmatter conforms to the Agent Skills specificati
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Container
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from skillc_index import SKILL_FILE, is_markdown
 from skillc_index.record import Record
@@ -21,6 +23,7 @@ __all__ = [
     "Snapshot",
     "frontmatter_problem",
     "mime_type",
+    "open_served",
     "read_frontmatter",
 ]
 
@@ -90,6 +93,22 @@ class Snapshot(Record):
     pending: frozenset[str] = frozenset()
     """The inventory's (top-level) skills not built yet, whose entries are not among
     :attr:`entries` (:meth:`skillc_gateway.served.ServedSkills.page` builds a page's only)."""
+
+
+def open_served(entry: Entry, relative: str, tops: Container[str]) -> BinaryIO:
+    """The file ``relative`` of the served skill ``entry`` (``tops``: the top-level skills'
+    paths), read as its top-level skill's file (a nested skill's ``sub/x``): its tests are
+    ``evals/`` at that skill's root only (``layout.in_tests``, the walk's ``tests``), so a
+    nested skill's ``evals/``, listed, is read too. Through
+    :func:`skillc_index.open_in_root`: hidden names and the tests refused."""
+    from skillc_index import open_in_root
+
+    parts = entry.path.split("/")
+    outer = (n for n in range(1, len(parts)) if "/".join(parts[:n]) in tops)
+    base = "/".join(parts[next(outer, len(parts)) :])  # a nested skill's folder in its top one
+    folder = entry.folder[: -len(base) - 1] if base else entry.folder
+    path = f"{base}/{relative}" if base else relative
+    return open_in_root(Path(folder), path, hidden=False, tests=False)
 
 
 def mime_type(path: str) -> str:
