@@ -56,6 +56,28 @@ def test_the_walk_keeps_the_tests_apart(tmp_path: Path, write_skill: Callable[..
     assert "evals/files/input.txt" in found.every and "evals/files/input.txt" not in found.linted
 
 
+def test_the_walk_knows_the_tests_spelled_otherwise_where_case_is_ignored(
+    tmp_path: Path, write_skill: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system that ignores case (macOS's, Windows') ``EVALS/`` is the ``evals``
+    folder: its files are tests, as ``open`` refuses them (``evals_refusal``). Linux cannot
+    ignore case: ``samefile`` answers as such a file system would. Near miss: where
+    ``EVALS`` is another folder than ``evals`` (Linux), it is the skill's."""
+    root = write_skill(tmp_path / "demo", "demo", "Demo things. Use when testing.")
+    (root / "EVALS").mkdir()
+    (root / "EVALS" / "evals.json").write_text("{}", encoding="utf-8")
+    (root / "cases.json").symlink_to("EVALS/evals.json")
+    assert walk_skill(root).tests == ()
+    assert walk_skill(root).files == ("EVALS/evals.json", "SKILL.md", "cases.json")
+
+    def ignoring_case(self: Path, other: str | Path) -> bool:
+        return str(self).lower() == str(other).lower()
+
+    monkeypatch.setattr(Path, "samefile", ignoring_case)
+    found = walk_skill(root)
+    assert (found.files, found.tests) == (("SKILL.md",), ("EVALS/evals.json", "cases.json"))
+
+
 def test_an_edit_of_the_tests_alone_leaves_the_source_hash(
     tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -246,6 +246,17 @@ def hidden_refusal(rel: str, real: str) -> HiddenPath | None:
     return HiddenPath(rel, real) if is_hidden(real) else None
 
 
+def in_tests_at(rel: str, real_root: str) -> bool:
+    """Whether ``rel`` (below the skill at ``real_root``, real) is in its tests: in ``evals/``
+    (:func:`~skillc_index.layout.in_tests`), or ``EVALS/x`` where that is the same folder as
+    ``evals`` (a file system that ignores case: one stat, only for such a name)."""
+    from skillc_index.layout import in_tests
+
+    if in_tests(rel):
+        return True
+    return rel[:6].lower() == "evals/" and evals_refusal(rel, rel, real_root=real_root) is not None
+
+
 def evals_refusal(
     rel: str, real: str, folder: bool = False, real_root: str | None = None
 ) -> EvalsPath | None:

@@ -55,8 +55,8 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
-from skillc_index.files import _join, fs_bytes, inside, is_hidden
-from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER, in_tests
+from skillc_index.files import _join, fs_bytes, in_tests_at, inside, is_hidden
+from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -526,8 +526,8 @@ def walk_skill(
     link_folders: list[str] | None = None,
 ) -> SkillFiles:
     """The regular files under ``root``, skipping every name that starts with ``.``; those of
-    the skill's tests (``evals/``, or a symlink into it: :func:`~skillc_index.layout.in_tests`)
-    in ``tests``, not ``files``.
+    the skill's tests (``evals/``, a symlink into it, ``EVALS/`` where case is ignored:
+    :func:`~skillc_index.files.in_tests_at`) in ``tests``, not ``files``.
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one; so are the folders no walk enters
@@ -590,7 +590,8 @@ def walk_skill(
             folders.append(folder)
         if dirs is not None and prefix:
             dirs.append(prefix[:-1])
-        testing = in_tests(prefix) or in_tests(folder[len(root_real) :].lstrip("/") + "/")
+        here = folder[len(root_real) :].lstrip("/") + "/"  # where the folder really is
+        testing = in_tests_at(prefix, root_real) or in_tests_at(here, root_real)
         with entries:
             for entry in entries:
                 name = entry.name
@@ -620,7 +621,7 @@ def walk_skill(
                     continue
                 links.add(rel)
                 if stat.S_ISREG(seen.st_mode) and not is_leftover(name, folder):
-                    into_tests = testing or in_tests(target[len(root_real) :].lstrip("/"))
+                    into_tests = testing or in_tests_at(target[len(root_real) + 1 :], root_real)
                     (tests if into_tests else files).append(rel)
                     targets.add(target.rpartition(os.sep)[0])
                 elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``
