@@ -241,3 +241,50 @@ def test_a_stop_does_not_wait_past_its_deadline_for_a_skills_call(
     assert got["list"][1]["error"]["code"] == -32603
     log = "".join(server.log)
     assert "stopped with a call still running" in log and "Traceback" not in log
+
+
+def _held(log: Path) -> sqlite3.Connection:
+    """``log`` held by an open write transaction (as ``skc sync`` or ``stats prune`` do)."""
+    db = sqlite3.connect(log, isolation_level=None)
+    db.execute("BEGIN IMMEDIATE")
+    return db
+
+
+def test_a_stop_does_not_wait_past_its_deadline_for_a_held_log(
+    start: Callable[..., HttpServer], env: dict[str, str], tmp_path: Path, project: Path
+) -> None:
+    """The access-log writer sat in SQLite's busy wait (10 s) on a log another process
+    held, and the stop joined it without a deadline: with the skill's log and its fallback
+    held by write transactions, a stop after a finished call exits by its deadline (4 s)."""
+    server = _server(start, env, tmp_path)
+    sid = httpx.post(server.url, headers=HEADERS, json=INIT).headers["mcp-session-id"]
+    session = {**HEADERS, "mcp-session-id": sid}
+    show = {"name": "skc_show", "arguments": {"skill": "demo", "section": "Usage"}}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": show}
+    primary = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
+    fallback = project / ".skillc" / "logs" / "demo" / ".skillc-meta" / "logs.db"
+
+    def rows(log: Path) -> int:
+        with closing(sqlite3.connect(log)) as db:
+            return int(db.execute("SELECT count(*) FROM access_log").fetchone()[0])
+
+    def wait_for(log: Path) -> None:
+        end = time.monotonic() + 10
+        while not (log.exists() and rows(log)):
+            assert time.monotonic() < end, log
+            time.sleep(0.1)
+
+    assert httpx.post(server.url, headers=session, json=call).json()["result"]["isError"] is False
+    wait_for(primary)
+    with closing(_held(primary)):
+        assert httpx.post(server.url, headers=session, json=call).status_code == 200
+        wait_for(fallback)  # the row went to the fallback: the primary log was held
+        with closing(_held(fallback)):
+            assert httpx.post(server.url, headers=session, json=call).status_code == 200
+            time.sleep(1.5)  # the writer waits for the fallback (its busy timeout: 10 s)
+            stopped = time.monotonic()
+            assert server.stop() == 128 + signal.SIGTERM
+            took = time.monotonic() - stopped
+    assert took < 6, took  # the deadline (4 s), not the busy timeout
+    log = "".join(server.log)
+    assert "Traceback" not in log and "still running" not in log, log

@@ -252,15 +252,18 @@ class App:
 
     def close(self) -> bool:
         """Let running calls finish (until the stop's deadline, when it has one), then write
-        the access-log rows; whether every call finished. With a call still running, nothing
-        here waits for it past the deadline: the served skills are closed only if their lock
-        comes by then (a ``skills/list`` running holds it), and a runner's find catalogs
-        stay open (its call may be reading one)."""
+        the access-log rows; whether every call finished. Nothing here waits past the
+        deadline: the access-log writers get the time left until it (one may sit in SQLite's
+        busy wait on a log another process holds), none with a call still running; the
+        served skills are closed only if their lock comes by then (a ``skills/list``
+        running holds it), and a runner's find catalogs stay open (its call may be reading
+        one)."""
         deadline = self.stop.deadline
         self._pool.shutdown(wait=deadline is None, cancel_futures=True)
         finished = self._calls.wait(deadline)
         for runner in self._runners.values():
-            runner.close(catalogs=finished)
+            writing = None if deadline is None else max(0.0, deadline - time.monotonic())
+            runner.close(catalogs=finished, timeout=writing if finished else 0.0)
         left = None if finished or deadline is None else max(0.0, deadline - time.monotonic())
         self._skills.close(left)
         return finished

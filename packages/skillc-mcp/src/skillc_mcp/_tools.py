@@ -95,15 +95,16 @@ class ToolRunner:
         """Wait until the access-log rows of the calls so far are written."""
         self.access.flush()
 
-    def close(self, *, catalogs: bool = True) -> None:
-        """Write the pending access-log rows and stop the writer thread; close the find
+    def close(self, *, catalogs: bool = True, timeout: float | None = None) -> None:
+        """Write the pending access-log rows and stop the writer thread (waiting for it at
+        most ``timeout`` seconds: the HTTP server's stop deadline); close the find
         catalogs this runner's calls opened (the last connection's close checkpoints the
         catalog's ``-wal`` into it and removes it and the ``-shm``). A catalog another caller
         in the process opened stays open; one of this runner's that another caller used
         since is opened again by that caller's next find. ``catalogs`` False: they stay open
         (a call still running may read one: the HTTP server's stop past its deadline)."""
         try:
-            self.access.close()
+            self.access.close(timeout)
         finally:
             while catalogs and self._catalogs:
                 self._catalogs.pop().close()

@@ -332,16 +332,20 @@ class AccessLog:
                     self._queue.put(_FLUSH)
             self._queue.join()
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> bool:
         """Write what is queued, then stop the writer thread (if one runs); the rows logged
-        after this are written at once."""
+        after this are written at once. ``timeout``: wait for the writer at most that many
+        seconds (a stop's deadline: it may sit in SQLite's busy wait on a log another process
+        holds); whether it is done (if not, it goes on writing in the background)."""
         with self._lock:
             self._closed = True
             thread, self._thread = self._thread, None
             if thread is not None and self._queue is not None:
                 self._queue.put(None)
-        if thread is not None:
-            import atexit
+        if thread is None:
+            return True
+        import atexit
 
-            atexit.unregister(self.close)
-            thread.join()
+        atexit.unregister(self.close)
+        thread.join(None if timeout is None else max(0.0, timeout))
+        return not thread.is_alive()
