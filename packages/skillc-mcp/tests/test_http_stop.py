@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from skillc_mcp._http_stop import cut_response
 from skillc_mcp_testing import MODERN_META, HttpServer, mirrored
 
 #: The stop's deadline shortened (4 s: a call is cut at 2 s, connections closed at 3 s), and
@@ -126,6 +127,7 @@ def test_the_stop_answers_a_cut_call_and_keeps_its_deadline(
             "error": {
                 "code": -32603,
                 "message": "Internal error: the server stopped before this call finished",
+                "data": {"ran": "unknown"},
             },
         },
     )
@@ -137,6 +139,7 @@ def test_the_stop_answers_a_cut_call_and_keeps_its_deadline(
         assert reply["error"] == {
             "code": -32603,
             "message": "Request not run: the batch was stopped",
+            "data": {"ran": False},
         }
     log = "".join(server.log)
     assert "Traceback" not in log and "ERROR" not in log, log
@@ -164,10 +167,11 @@ def test_a_cut_batch_keeps_its_finished_calls_and_the_stop_cleans_up(
 ) -> None:
     """A batch cut by the stop was answered -32603 "stopped before this call finished" for
     every request, those that ran too (and were logged as uses): those keep their responses,
-    only the call cut and those after it are -32603. A cut stop ends with ``os._exit``, which
-    skipped the exit's cleanup: the private index runtime (``$TMPDIR/skillc-index-*``) was
-    left at each; it is removed, and the access-log rows of calls done before the stop are
-    written."""
+    only the call cut and those after it are -32603, told apart by ``data.ran`` (the call cut
+    "unknown", those after it false: they can be sent again). A cut stop ends with
+    ``os._exit``, which skipped the exit's cleanup: the private index runtime
+    (``$TMPDIR/skillc-index-*``) was left at each; it is removed, and the access-log rows
+    of calls done before the stop are written."""
     server = _server(start, env, tmp_path, private=True)
     assert len(list((tmp_path / "tmp").glob("skillc-index-*"))) == 1  # the hook made it
     sid = httpx.post(server.url, headers=HEADERS, json=INIT).headers["mcp-session-id"]
@@ -200,7 +204,11 @@ def test_a_cut_batch_keeps_its_finished_calls_and_the_stop_cleans_up(
     assert status == 200 and [r["id"] for r in replies] == [20, 21, 22, 23]
     assert replies[0]["result"] == {} and replies[1]["result"]["isError"] is False
     cut = "Internal error: the server stopped before this call finished"
-    assert [r["error"] for r in replies[2:]] == [{"code": -32603, "message": cut}] * 2
+    not_run = "Request not run: the batch was stopped"
+    assert [r["error"] for r in replies[2:]] == [  # the call cut, then one that never ran
+        {"code": -32603, "message": cut, "data": {"ran": "unknown"}},
+        {"code": -32603, "message": not_run, "data": {"ran": False}},
+    ]
     assert "stopped with a call still running" in "".join(server.log)
     assert list((tmp_path / "tmp").glob("skillc-index-*")) == []
     logs = project / ".skillc" / "runtime" / "demo" / ".skillc-meta" / "logs.db"
@@ -288,3 +296,20 @@ def test_a_stop_does_not_wait_past_its_deadline_for_a_held_log(
     assert took < 6, took  # the deadline (4 s), not the busy timeout
     log = "".join(server.log)
     assert "Traceback" not in log and "still running" not in log, log
+
+
+def test_a_cut_batch_says_which_call_was_running() -> None:
+    """The first message left unanswered is the one running: when it is a notification (no
+    response), the requests after it never ran."""
+    ping = {"jsonrpc": "2.0", "method": "ping"}
+    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    done = {"jsonrpc": "2.0", "id": 1, "result": {}}
+    replies = cut_response([ping | {"id": 1}, note, ping | {"id": 2}, ping | {"id": 3}], [done])
+    assert isinstance(replies, list) and replies[0] == done
+    assert [(r["id"], r["error"]["data"]) for r in replies[1:]] == [
+        (2, {"ran": False}),
+        (3, {"ran": False}),
+    ]
+    replies = cut_response([ping | {"id": 1}, ping | {"id": 2}, note], [done])
+    assert isinstance(replies, list)
+    assert [r["error"]["data"] for r in replies[1:]] == [{"ran": "unknown"}]

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from skillc_mcp._protocol import (
     INTERNAL_ERROR,
+    NOT_RUN,
     ProtocolError,
     Response,
     error_response,
@@ -117,21 +118,27 @@ class Stop:
 def cut_response(
     message: object, answered: Sequence[Response] = ()
 ) -> dict[str, Any] | list[dict[str, Any]] | None:
-    """The answer to ``message`` whose call the stop cut: -32603 for each request in it, but
-    for a batch's first messages answered already (``answered``, one each: their
-    responses; those calls ran, and their uses are logged)."""
-    error = ProtocolError(
-        INTERNAL_ERROR, "Internal error: the server stopped before this call finished"
+    """The answer to ``message`` whose call the stop cut: -32603 "stopped before this call
+    finished" (``data: {"ran": "unknown"}``) for the call running, and for a batch's
+    messages after it, which never ran, -32603 "not run" (``data: {"ran": false}``, as a
+    batch stopped between calls says); a batch's first messages answered already
+    (``answered``, one each) keep their responses (those calls ran, and their uses are
+    logged)."""
+    cut = ProtocolError(
+        INTERNAL_ERROR,
+        "Internal error: the server stopped before this call finished",
+        {"ran": "unknown"},
     )
     if not isinstance(message, list):
         request_id = request_id_of(message)
-        return None if request_id is None else error_response(request_id, error)
+        return None if request_id is None else error_response(request_id, cut)
     done = list(answered)[: len(message)]
     responses = [each for each in done if isinstance(each, dict)]
-    for each in message[len(done) :]:
+    not_run = ProtocolError(INTERNAL_ERROR, NOT_RUN, {"ran": False})
+    for position, each in enumerate(message[len(done) :]):
         request_id = request_id_of(each)
-        if request_id is not None:
-            responses.append(error_response(request_id, error))
+        if request_id is not None:  # the first one left is the one running
+            responses.append(error_response(request_id, not_run if position else cut))
     return responses or None
 
 

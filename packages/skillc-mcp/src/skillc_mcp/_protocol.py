@@ -313,6 +313,7 @@ def valid_id(value: object) -> str | int | None:
     return None if huge is not None and isinstance(value, huge) else value
 
 
+NOT_RUN = "Request not run: the batch was stopped"  # data {"ran": false}
 _PASSED = "the batch's responses pass {} characters: send this request alone or in a smaller batch"
 
 
@@ -496,7 +497,7 @@ class Server:
         )
         for message in messages:
             if left is None and stop is not None and stop():
-                left = ProtocolError(INTERNAL_ERROR, "Request not run: the batch was stopped")
+                left = ProtocolError(INTERNAL_ERROR, NOT_RUN, {"ran": False})
             method = message.get("method") if isinstance(message, dict) else None
             request_id = request_id_of(message)
             smallest = _length({"jsonrpc": "2.0", "id": request_id, "result": {}})
