@@ -1543,6 +1543,7 @@ def test_a_batch_lists_each_store_once_whatever_it_holds(
     left.mkdir()
     past = time.time() - 3600
     os.utime(store, (past, past))
+    time.sleep(0.3)  # its change time (which utime cannot set back) settles too
     layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
     listed: list[str] = []
     listdir = os.listdir

@@ -1554,7 +1554,8 @@ def test_folder_skills_list_the_store_once_whatever_its_size(
     ext = write_skill(project / "skills" / "ext")
     record = ImportRecord(ImportRecord.recorded(ext.resolve(), "project", layout), "0" * 64)
     past = time.time() - 3600
-    os.utime(store, (past, past))  # settled: a listing of it may be kept
+    os.utime(store, (past, past))
+    time.sleep(0.3)  # settled (its change time too): a listing of it may be kept
     listed: list[str] = []
     listdir = os.listdir
 

@@ -5,9 +5,10 @@ names a killed import leaves in a store (``.<name>.old.<pid>-<hex>``,
 command resolves, builds or imports, and a store of 20,000 skills listed that many times
 doubled the time of ``skc build DIR`` and ``skc lint DIR``.
 
-A listing is kept while the folder's identity and modification time are those it had (an
-entry added, removed or renamed changes them), once that time is older than its file
-system's granularity (:func:`~skillc_index.file_times.racy_window_ns`: a time of whole
+A listing is kept while the folder's identity, modification and change times are those it
+had (an entry added, removed or renamed changes them; ``rsync -a``, ``tar x`` or ``touch -d``
+may set the modification time back, never the change time), once both times are older than
+its file system's granularity (:func:`~skillc_index.file_times.settled`: a time of whole
 seconds may hide a rename within the second). A batch build, whose own imports change the
 store all along, lists each store once for the whole batch (:func:`hold`): an import another
 process leaves killed meanwhile is repaired by the next command that looks for its name.
@@ -19,8 +20,8 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-#: Per folder (as named): its identity and modification time, and its hidden entries.
-_listed: dict[str, tuple[tuple[int, int, int], tuple[str, ...]]] = {}
+#: Per folder (as named): its identity, modification and change times, and its hidden entries.
+_listed: dict[str, tuple[tuple[int, int, int, int], tuple[str, ...]]] = {}
 
 #: The folders listed once for a whole batch (:func:`hold`), with how many hold each.
 _held: dict[str, tuple[int, tuple[str, ...]]] = {}
@@ -35,17 +36,18 @@ def hidden_entries(folder: Path | str) -> tuple[str, ...] | None:
     (:func:`hold`); None when it cannot be listed."""
     import time
 
-    from skillc_index.file_times import racy_window_ns
+    from skillc_index.file_times import settled
 
     key = os.fspath(folder)
     held = _held.get(key)
     if held is not None:
         return held[1]
+    at_ns = time.time_ns()  # before the stat: a change after it is seen by the next one
     try:
         st = os.stat(folder)  # noqa: PTH116
     except OSError:
         return None
-    now = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    now = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
     cached = _listed.pop(key, None)
     if cached is not None and cached[0] == now:
         _listed[key] = cached  # the most recently used last
@@ -55,8 +57,8 @@ def hidden_entries(folder: Path | str) -> tuple[str, ...] | None:
     except OSError:
         return None
     hidden = tuple(name for name in names if name.startswith("."))
-    # the listing changes with the folder's modification time (an entry added, removed, renamed)
-    if st.st_mtime_ns + racy_window_ns(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns():
+    # the listing changes with the folder's times (an entry added, removed, renamed)
+    if settled(st.st_mtime_ns, st.st_ctime_ns, at_ns):
         while len(_listed) >= MAX_FOLDERS:
             _listed.pop(next(iter(_listed)))  # the least recently used
         _listed[key] = (now, hidden)
