@@ -1441,3 +1441,27 @@ def test_a_home_log_made_by_a_copy_is_its_owners_alone(
     finally:
         os.umask(old)
     assert stat.S_IMODE(destination.stat().st_mode) == 0o600
+
+
+def test_close_waits_for_the_writer_at_most_its_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer in SQLite's busy wait on a log another process holds (10 s) held the HTTP
+    server's stop past its deadline: ``close(timeout)`` waits that long at most and says the
+    writer is not done; ``close()`` with none waits for it."""
+    import threading
+
+    from skillc_index.accesslog import service, store
+
+    gate = threading.Event()
+    monkeypatch.setattr(store, "hold_log", lambda layout, runtime: None)
+    monkeypatch.setattr(service.AccessLog, "_write", lambda self, *rows: gate.wait(10))
+    log = service.AccessLog(lambda diagnostics: None, queued=True)
+    assert log._submit((object(), tmp_path, object()))
+    started = time.monotonic()
+    assert log.close(0.2) is False  # the row is being written
+    assert time.monotonic() - started < 2
+    gate.set()
+    done = service.AccessLog(lambda diagnostics: None, queued=True)
+    assert done._submit((object(), tmp_path, object()))
+    assert done.close() is True
