@@ -9,6 +9,7 @@ folder named like a trusted store skill.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -343,13 +344,24 @@ def test_old_copy_left_after_a_complete_import_is_swept(
 
 
 def test_old_copy_of_a_running_import_is_left_alone(ok: Run, imported: Path, project: Path) -> None:
+    """A running import holds an ``flock`` on its folder (``cores.mkdir_held``): kept. Near
+    miss: the same folder of a live pid that nobody holds (a pid taken again) is swept."""
+    import fcntl
+
     store = project / ".skillc" / "skills"
     with subprocess.Popen(["sleep", "60"]) as alive:
         try:
             old = store / f".my-skill.old.{alive.pid}-0badc0de"
             shutil.copytree(store / "my-skill", old / "my-skill")
+            fd = os.open(old, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the import holds it
+                ok("list")
+                assert old.is_dir()
+            finally:
+                os.close(fd)
             ok("list")
-            assert old.is_dir()
+            assert not old.exists()
         finally:
             alive.kill()
 
