@@ -1187,3 +1187,18 @@ def test_a_folder_is_listed_with_one_realpath_and_one_for_each_symlink(
     for location in listing.locations:
         assert str(location.real) == os.path.realpath(location.path)
     assert listing.locations[0].real == elsewhere
+
+
+def test_an_entry_of_a_folder_that_resolves_to_the_root_has_one_leading_slash(
+    layout: Layout, tmp_path: Path
+) -> None:
+    # location_of is told the real path of its root folder (root_listing: once a folder);
+    # a folder that resolves to "/" (a container's skills mounted at the root) made "//name"
+    from skillc_index.inventory.entries import Location, location_of
+
+    skill = tmp_path / "skills" / "tidy"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: tidy\ndescription: Tidy.\n---\n", encoding="utf-8")
+    found = location_of(Root(skill.parent, "path"), "tidy", layout, "/")
+    assert isinstance(found, Location)
+    assert str(found.real) == "/tidy"

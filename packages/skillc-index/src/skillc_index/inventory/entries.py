@@ -272,7 +272,8 @@ def location_of(
         return None
     if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
         return Skipped(root.path / name, NOT_UTF8)  # (an entry that is there: E001's hint)
-    real = os.path.realpath(full) if real_root is None else f"{real_root}/{name}"
+    # os.path.join: a root that resolves to "/" gives "/name" (not "//name")
+    real = os.path.realpath(full) if real_root is None else os.path.join(real_root, name)  # noqa: PTH118
     if not is_utf8(real):
         return Skipped(root.path / name, "a link to a path that is not UTF-8")
     confine = root.confined_to
