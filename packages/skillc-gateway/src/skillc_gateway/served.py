@@ -57,14 +57,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_gateway.served_entry import (
-    DIRECTORY_MIME,
     MAX_BYTES,
     MAX_FILES,
     Entry,
     ServedFile,
     Snapshot,
     frontmatter_problem,
-    mime_type,
     open_served,
     read_frontmatter,
 )
@@ -664,34 +662,7 @@ class ServedSkills:
 
     def directory(self, uri: str) -> list[dict[str, Any]] | None:
         """The direct children of a directory of a served skill (its root or one of its
-        folders, an empty one too), as resources in bytewise order; None when ``uri`` names
-        no such directory."""
-        from skillc_index import fs_bytes
-        from skillc_index.inventory.uris import file_uri
-
+        folders, an empty one too), as resources in bytewise order (:meth:`Entry.children`);
+        None when ``uri`` names no such directory."""
         found = self.locate(uri)
-        if found is None:
-            return None
-        entry, relative = found
-        if relative and relative not in entry.dirs:
-            return None
-        prefix = f"{relative}/" if relative else ""
-        children: dict[str, dict[str, Any]] = {}  # by path (a path is a file or a folder)
-        for served in entry.files:
-            name = served.path[len(prefix) :]
-            if served.path.startswith(prefix) and "/" not in name:
-                children[served.path] = {
-                    "uri": file_uri(entry.path, served.path),
-                    "name": name,
-                    "mimeType": mime_type(name),
-                    "size": served.size,
-                }
-        for folder in entry.dirs:
-            name = folder[len(prefix) :]
-            if folder.startswith(prefix) and "/" not in name:
-                children[folder] = {
-                    "uri": file_uri(entry.path, folder),
-                    "name": name,
-                    "mimeType": DIRECTORY_MIME,
-                }
-        return [children[key] for key in sorted(children, key=fs_bytes)]
+        return None if found is None else found[0].children(found[1])

@@ -83,6 +83,35 @@ class Entry(Record):
                 return served
         return None
 
+    def children(self, relative: str) -> list[dict[str, Any]] | None:
+        """The direct children of its directory ``relative`` (empty: its root; an empty
+        folder too), as resources in bytewise order; None when it has no such folder."""
+        from skillc_index import fs_bytes
+        from skillc_index.inventory.uris import file_uri
+
+        if relative and relative not in self.dirs:
+            return None
+        prefix = f"{relative}/" if relative else ""
+        children: dict[str, dict[str, Any]] = {}  # by path (a path is a file or a folder)
+        for served in self.files:
+            name = served.path[len(prefix) :]
+            if served.path.startswith(prefix) and "/" not in name:
+                children[served.path] = {
+                    "uri": file_uri(self.path, served.path),
+                    "name": name,
+                    "mimeType": mime_type(name),
+                    "size": served.size,
+                }
+        for folder in self.dirs:
+            name = folder[len(prefix) :]
+            if folder.startswith(prefix) and "/" not in name:
+                children[folder] = {
+                    "uri": file_uri(self.path, folder),
+                    "name": name,
+                    "mimeType": DIRECTORY_MIME,
+                }
+        return [children[key] for key in sorted(children, key=fs_bytes)]
+
 
 class Snapshot(Record):
     """The served skills at one moment: entries by skill path (sorted), and the skills left
