@@ -946,3 +946,42 @@ def test_a_read_refuses_the_skill_s_tests_even_when_a_listing_holds_them(
         assert found is not None and found[2].startswith(b"---\nname: tested\n")
     finally:
         served.close()
+
+
+def test_skills_the_inventory_gains_while_serving_are_pending_not_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
+) -> None:
+    """Review: a skill new to the inventory was built at once, so a ``[targets]`` folder or
+    a plugin of thousands of skills hashed every one before the next answer. They are
+    pending (:attr:`Snapshot.pending`: the list changed), built when a page or a read asks
+    for them; a complete snapshot builds them."""
+    import skillc_gateway.served as served_module
+
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "project"
+    write_skill(project / ".skillc" / "skills" / "alpha")
+    _many_skills(project / ".mine" / "skills", 200)
+    hashed: list[str] = []
+    digest = served_module._digest
+
+    def counted(full: str, *args: Any, **kwargs: Any) -> Any:
+        hashed.append(full)
+        return digest(full, *args, **kwargs)
+
+    monkeypatch.setattr(served_module, "_digest", counted)
+    served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
+    try:
+        assert list(served.snapshot().entries) == ["alpha"]
+        hashed.clear()
+        config = project / ".skillc" / "config.toml"
+        config.write_text('[targets]\nmine = ".mine/skills"\n', encoding="utf-8")
+        snapshot = served.snapshot(complete=False)
+        assert hashed == []
+        assert list(snapshot.entries) == ["alpha"] and len(snapshot.pending) == 200
+        entries, _ = served.page(None, 5)
+        assert [e.path for e in entries] == ["alpha"] + [f"skill-{n:04d}" for n in range(4)]
+        assert len(hashed) <= 6
+        assert len(served.snapshot().entries) == 201
+    finally:
+        served.close()

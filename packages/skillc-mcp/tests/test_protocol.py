@@ -394,7 +394,7 @@ def test_a_change_look_that_fails_without_traceback_is_one_line_and_no_notificat
     ``traceback`` itself, so the failure to log escaped and ended the watcher's thread."""
 
     class Failing:
-        def changed(self) -> Any:
+        def changed(self, uris: Any = ()) -> Any:
             raise OSError(24, "Too many open files")
 
     server = Server(skills=Failing())  # type: ignore[arg-type]
@@ -420,7 +420,7 @@ def test_an_http_change_look_of_a_changed_kit_logs_the_restart_line_once(
     # (another test of this process may have: the failure would be judged by it instead)
     monkeypatch.delitem(sys.modules, "skillc_index.installed", raising=False)
 
-    def entries() -> dict[str, Any]:
+    def entries(uris: Any = ()) -> Any:
         raise ModuleNotFoundError(
             "No module named 'skillc_gateway.gone'", name="skillc_gateway.gone"
         )

@@ -381,13 +381,13 @@ def test_the_skills_left_out_are_said_on_the_log_a_connection_is_given() -> None
 
     served = SimpleNamespace(
         last=SimpleNamespace(refused={"big": "601 files (at most 512)"}),
-        snapshot=lambda: SimpleNamespace(entries={}),
+        snapshot=lambda **_: SimpleNamespace(entries={}, pending=frozenset()),
     )
     log = io.StringIO()
     told = SkillsMethods(served, log=log)  # type: ignore[arg-type]
     quiet = SkillsMethods(served)  # type: ignore[arg-type]
     for methods in (told, quiet, told):
-        assert methods.entries() == {}
+        assert methods.snapshot().entries == {}
     assert log.getvalue() == (
         "skillc-mcp: not served: skill://big/SKILL.md: 601 files (at most 512)\n"
     )

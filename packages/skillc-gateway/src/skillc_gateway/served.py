@@ -299,16 +299,15 @@ class ServedSkills:
     def _update(self, changed: set[str] | None) -> None:
         """Look again at the inventory (when ``changed`` is None or holds ``""``) and at the
         skills built so far in ``changed`` (all when None), dropping what is gone; a skill
-        new to the inventory since the last look is built (a change to tell), the others
-        when asked for (:meth:`_ensure`)."""
-        before = self._paths
+        new to the inventory since the last look is pending (:attr:`Snapshot.pending`: a
+        change of the list, built when asked for, :meth:`_ensure`, as the others: a
+        ``[targets]`` folder or a plugin of thousands of skills built at once held every
+        answer)."""
         if changed is None or "" in changed or self._paths is None or self._led_away(changed):
             self._paths = self._inventory()
             self._order = sorted(self._paths)  # the order pages take, built as they ask
         paths = self._paths
         again = {path for path in self._built if changed is None or path in changed}
-        if before is not None:
-            again.update(paths.keys() - before.keys())
         for path in list(self._built):
             skill = paths.get(path)
             if skill is None or str(skill.source) != self._sources.get(path):

@@ -169,7 +169,7 @@ class App:
         self._skills = LockedSkills(refusals_log)
         self._cancels = Cancels()
         self._lock = threading.RLock()  # _route holds it while it makes a session's runner
-        self._hub = Hub(self._skills.entries, self._skills.watch_fd, self._in_pool)
+        self._hub = Hub(self._skills.snapshot, self._skills.watch_fd, self._in_pool)
         self._skills.on_change = self._hub.poke
         self.stop = Stop()
 
@@ -345,7 +345,10 @@ class App:
             if session is not None and opened:
                 subscribed = session.server.subscriptions
                 session.stream = Stream(
-                    lambda changes: legacy_notes(changes, subscribed), None, user
+                    lambda changes: legacy_notes(changes, subscribed),
+                    None,
+                    user,
+                    lambda: tuple(subscribed),
                 )
         if session is None:
             return await reply(send, 404, b'{"error":"Session not found: initialize again"}')
@@ -433,7 +436,7 @@ class App:
             from skillc_mcp._listen import Listen
 
             listen = Listen.from_ack(response)
-            stream = Stream(listen.notes, listen.end(), user)
+            stream = Stream(listen.notes, listen.end(), user, lambda: listen.uris)
             status = await serve_stream(self._hub, stream, [response], send, receive, extra)
             return status, user, what
         status = await _json(send, _status(parsed, response), response, extra)  # noted: ignored

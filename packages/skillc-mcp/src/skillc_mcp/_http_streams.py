@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from skillc_mcp._http_guard import Shares
@@ -30,7 +31,7 @@ from skillc_mcp._protocol import log_failure
 from skillc_mcp._stdio import SETTLE_SECONDS
 
 if TYPE_CHECKING:
-    from skillc_gateway.served_entry import Entry
+    from skillc_gateway.served_entry import Snapshot
     from skillc_mcp._listen import Changes
 
 Message = MutableMapping[str, Any]
@@ -56,8 +57,11 @@ class Stream:
         notes: Callable[[Changes], list[dict[str, Any]]],
         last: dict[str, Any] | None,
         user: str | None = None,
+        uris: Callable[[], Iterable[str]] = tuple,
     ) -> None:
         self.notes = notes
+        self.uris = uris
+        """The resources it is subscribed to (their skills are built for it)."""
         self.user = user
         """Whose stream it is (a token's name; None without tokens), for its share."""
         self.last = last
@@ -92,19 +96,20 @@ class Hub:
 
     def __init__(
         self,
-        entries: Callable[[], dict[str, Entry]],
+        snapshot: Callable[[Iterable[str]], Snapshot],
         watch_fd: Callable[[], int | None],
         run: Callable[[Callable[[], Any]], Awaitable[Any]],
         max_streams: int = MAX_STREAMS,
         max_user_streams: int = MAX_USER_STREAMS,
     ) -> None:
-        self._entries = entries
+        self._snapshot = snapshot
         self._watch_fd = watch_fd
         self._run = run
         self.shares = Shares(max_user_streams, max_streams)
         """The streams open, and each user's."""
         self.streams: set[Stream] = set()
-        self._seen: dict[str, Entry] | None = None
+        self._seen: Snapshot | None = None
+        """The served skills of the last look (those built: a stream builds none)."""
         self._fd: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._looking = False
@@ -123,7 +128,7 @@ class Hub:
         self.streams.add(stream)
         if self._loop is None:  # the first stream: read the skills, then watch them
             try:
-                self._seen = await self._run(self._entries)
+                self._seen = await self._run(partial(self._snapshot, stream.uris()))
             except BaseException:
                 self.close(stream)
                 raise
@@ -167,14 +172,16 @@ class Hub:
                 self._again = False
                 await asyncio.sleep(SETTLE_SECONDS)
                 try:  # (the import too: a changed kit is logged, and the reader added back)
-                    from skillc_mcp._listen import compare
+                    from skillc_mcp._listen import NOTHING, compare_snapshots
 
-                    entries = await self._run(self._entries)
+                    wanted = {uri for stream in list(self.streams) for uri in stream.uris()}
+                    snapshot = await self._run(partial(self._snapshot, wanted))
                 except Exception as exc:  # a bug, a layout that cannot be read, a changed kit
                     log_failure(exc)
                     break
-                changes = compare(self._seen or {}, entries)
-                self._seen = entries
+                seen = self._seen
+                changes = NOTHING if seen is None else compare_snapshots(seen, snapshot)
+                self._seen = snapshot
                 if changes.listed:
                     for stream in list(self.streams):
                         stream.push(changes)

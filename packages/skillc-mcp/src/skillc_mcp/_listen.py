@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._protocol import INVALID_PARAMS, LIST_CHANGED, ProtocolError
 
 if TYPE_CHECKING:
-    from skillc_gateway.served_entry import Entry
+    from skillc_gateway.served_entry import Entry, Snapshot
 
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -70,7 +70,7 @@ def compare(
         before, after = old.get(path), new.get(path)
         if before == after:
             continue
-        if (before is None or after is None) and unknown and _within(path, unknown):
+        if (before is None or after is None) and unknown and nested_in(path, unknown):
             continue
         listed = True
         was = {f.path: f.digest for f in before.files} if before is not None else {}
@@ -80,7 +80,28 @@ def compare(
     return Changes(listed, frozenset(updated))
 
 
-def _within(path: str, tops: Collection[str]) -> bool:
+def compare_snapshots(old: Snapshot, new: Snapshot) -> Changes:
+    """What changed from the served skills ``old`` to ``new`` (:func:`compare`, the skills
+    either had not built taken as unknown): the list changed too when ``new`` has a skill not
+    built yet that ``old`` did not know of at all (the inventory gained it: a ``[targets]``
+    folder or a plugin added is pending, not built, :mod:`skillc_gateway.served`)."""
+    changes = compare(old.entries, new.entries, old.pending | new.pending)
+    if changes.listed or not new.pending:
+        return changes
+    known = old.pending | old.entries.keys() | old.refused.keys()
+    if new.pending - known:
+        return Changes(True, changes.updated)
+    return changes
+
+
+def merged(one: Changes, other: Changes) -> Changes:
+    """The changes of ``one`` and of ``other``."""
+    if other is NOTHING:
+        return one
+    return Changes(one.listed or other.listed, one.updated | other.updated)
+
+
+def nested_in(path: str, tops: Collection[str]) -> bool:
     """Whether the skill path ``path`` is one of ``tops`` or nested in one."""
     parts = path.split("/")
     return any("/".join(parts[:n]) in tops for n in range(1, len(parts) + 1))

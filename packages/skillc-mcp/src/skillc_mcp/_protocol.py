@@ -412,7 +412,8 @@ class Server:
         if not self.notifies or self._skills is None:
             return []
         try:
-            changes = self._skills.changed()
+            wanted = set(self.subscriptions).union(*(listen.uris for listen in listens))
+            changes = self._skills.changed(wanted)
         except Exception as exc:  # a bug, a layout that cannot be read, a changed kit: said
             log_failure(exc)
             return []
@@ -577,7 +578,7 @@ class Server:
             if len(self.subscriptions) >= MAX_URIS:
                 full = f"Invalid params: {MAX_URIS} URIs are subscribed"
                 raise ProtocolError(INVALID_PARAMS, full)
-            self.skills.watch()
+            self.skills.watch((uri,))
             self.subscriptions.add(uri)
         return {}
 
@@ -630,7 +631,7 @@ class Server:
 
             listen = Listen.open(request_id, params, honors=self.notifies)
             if self.notifies:
-                self.skills.watch()
+                self.skills.watch(listen.uris)
             return listen
         elif method in SKILL_METHODS:
             from skillc_mcp._skills import CACHE_SCOPE, CACHEABLE, TTL_MS

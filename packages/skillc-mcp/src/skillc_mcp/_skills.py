@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from skillc_mcp._protocol import INVALID_PARAMS, ProtocolError, ResourceNotFound
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import TextIO
 
     from skillc_gateway.served import ServedSkills
@@ -87,6 +87,8 @@ class SkillsMethods:
     """Answers the extension's methods for one connection."""
 
     def __init__(self, served: ServedSkills | None = None, *, log: TextIO | None = None) -> None:
+        from skillc_mcp._listen import NOTHING
+
         self._served = served
         self._log = log
         """``skc mcp -v``'s server log: each skill left out (not served) is written there with
@@ -95,6 +97,9 @@ class SkillsMethods:
         a word); None: nowhere."""
         self._seen: Snapshot | None = None
         """The served skills when :meth:`changed` last looked (None: it never did)."""
+        self._held: Changes = NOTHING
+        """Changes a later page of a listing took from :attr:`_seen` (its skills are not
+        the ones the client was shown): the next :meth:`changed` tells them."""
         self._told: tuple[object, dict[str, str]] = (None, {})
         """The snapshot whose refusals :meth:`_tell_refusals` last looked at, and those."""
 
@@ -116,39 +121,62 @@ class SkillsMethods:
         a skill method has read them (None before, or without a watcher)."""
         return None if self._served is None else self._served.watch_fd()
 
-    def watch(self) -> None:
+    def watch(self, uris: Iterable[str] = ()) -> None:
         """Read the served skills now, so that :meth:`changed` tells changes from here on
-        (a client that listens before it reads any skill)."""
-        snapshot = self.served.snapshot()
+        (a client that listens before it reads any skill); ``uris``: resources subscribed
+        to, whose skills are built (those only: a subscription of 5,000 skills hashed them
+        all)."""
+        last = self._built_for(uris)
         self._tell_refusals()
-        if self._seen is None:
-            self._seen = snapshot
+        self._seen = last if self._seen is None else _learnt(self._seen, last)
 
-    def changed(self) -> Changes:
+    def _built_for(self, uris: Iterable[str]) -> Snapshot:
+        """The served skills now (:meth:`snapshot`), with the skills of ``uris`` (resources
+        subscribed to) built: one the inventory gained is pending, and an edit of it would
+        be no change told."""
+        from skillc_index.inventory.uris import parse_uri
+        from skillc_mcp._listen import nested_in
+
+        served = self.served
+        snapshot = served.snapshot(complete=False)
+        if not snapshot.pending:
+            return snapshot
+        for uri in uris:
+            segments = parse_uri(uri)
+            if segments and nested_in("/".join(segments), snapshot.pending):
+                served.locate(uri)
+        last = served.last
+        assert last is not None
+        return last
+
+    def changed(self, uris: Iterable[str] = ()) -> Changes:
         """What differs in the served skills from when this was last asked or the client
         last listed them (a skill added, removed or edited: any entry, frontmatter or file
-        digest). Nothing is read before a skill method has been called, and of the skills
-        no answer has built yet (a listing builds its page's) nothing is read: a change in
-        one is no change the client was shown."""
-        from skillc_mcp._listen import NOTHING, compare
+        digest; a skill the inventory gained). Nothing is read before a skill method has
+        been called, and of the skills no answer has built yet (a listing builds its
+        page's) nothing is read but those of ``uris`` (resources subscribed to): a change
+        in one is no change the client was shown."""
+        from skillc_mcp._listen import NOTHING, compare_snapshots, merged
 
         if self._served is None:
             return NOTHING
-        snapshot = self._served.snapshot(complete=False)
+        snapshot = self._built_for(uris)
         self._tell_refusals()
+        held, self._held = self._held, NOTHING
         if self._seen is None:
             self._seen = snapshot
-            return NOTHING
-        seen = self._seen
-        changes = compare(seen.entries, snapshot.entries, seen.pending | snapshot.pending)
+            return held
+        changes = merged(compare_snapshots(self._seen, snapshot), held)
         self._seen = snapshot
         return changes
 
-    def entries(self) -> dict[str, Entry]:
-        """The served skills now, by skill path."""
-        entries = self.served.snapshot().entries
+    def snapshot(self, uris: Iterable[str] = ()) -> Snapshot:
+        """The served skills now: those built so far (:attr:`Snapshot.pending`: the others,
+        built when asked for) and those of ``uris`` (resources subscribed to), the skills a
+        change was seen in looked at again."""
+        snapshot = self._built_for(uris)
         self._tell_refusals()
-        return entries
+        return snapshot
 
     def _tell_refusals(self) -> None:
         """With a log: log the skills the last snapshot left out that were not logged with
@@ -204,6 +232,12 @@ class SkillsMethods:
         finally:
             last = None if self._served is None else self._served.last
             if last is not None and (self._seen is None or method in LISTINGS):
+                if self._seen is not None and params.get("cursor") is not None:
+                    # a later page took the watcher's events: a change to a skill of the
+                    # pages before, which it does not show, is told by the next changed()
+                    from skillc_mcp._listen import compare_snapshots, merged
+
+                    self._held = merged(self._held, compare_snapshots(self._seen, last))
                 self._seen = last  # what the client was shown: changes are after it
             self._tell_refusals()
 
@@ -286,6 +320,22 @@ class SkillsMethods:
         return {"contents": [content]}
 
 
+def _learnt(seen: Snapshot, now: Snapshot) -> Snapshot:
+    """``seen`` with the skills it had not built that ``now`` has (a subscription built
+    them): their changes from here on are told (one pending in either is none)."""
+    from skillc_gateway.served_entry import Snapshot
+    from skillc_mcp._listen import nested_in
+
+    built = seen.pending - now.pending
+    if not built:
+        return seen
+    entries = dict(seen.entries)
+    entries.update((k, e) for k, e in now.entries.items() if nested_in(k, built))
+    refused = dict(seen.refused)
+    refused.update((k, r) for k, r in now.refused.items() if nested_in(k, built))
+    return Snapshot(dict(sorted(entries.items())), refused, seen.pending - built)
+
+
 def _skill_resource(entry: Entry) -> dict[str, Any]:
     """A skill's ``SKILL.md`` as a resource of ``resources/list`` (the extension's
     resource metadata: its name and description from the frontmatter)."""
@@ -329,14 +379,15 @@ class LockedSkills:
                     if self.on_change is not None:
                         self.on_change()
 
-    def watch(self) -> None:
+    def watch(self, uris: Iterable[str] = ()) -> None:
         with self._lock:
-            self.methods.watch()
+            self.methods.watch(uris)
 
-    def entries(self) -> dict[str, Entry]:
+    def snapshot(self, uris: Iterable[str] = ()) -> Snapshot:
         with self._lock:
-            self._shown = self.methods.entries()
-            return self._shown
+            snapshot = self.methods.snapshot(uris)
+            self._shown = snapshot.entries
+            return snapshot
 
     def watch_fd(self) -> int | None:
         with self._lock:
