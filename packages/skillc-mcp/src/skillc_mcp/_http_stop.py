@@ -100,16 +100,9 @@ class Stop:
     async def before(self, awaitable: Any, timeout: float) -> tuple[bool, Any]:
         """(True, its result) when ``awaitable`` ends within ``timeout`` seconds and before
         the stop starts, else (False, None)."""
-        task = asyncio.ensure_future(awaitable)
-        waits: set[asyncio.Future[Any]] = {task}
-        if self._started is not None:
-            waits.add(asyncio.ensure_future(self._started.wait()))
-        try:
-            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiting in waits:
-                if not waiting.done():
-                    waiting.cancel()
+        from skillc_mcp._http_streams import ended_within
+
+        task = await ended_within(awaitable, timeout, self._started)
         if task.done() and not task.cancelled():
             return True, task.result()
         return False, None

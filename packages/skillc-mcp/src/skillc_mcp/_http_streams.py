@@ -267,9 +267,17 @@ async def sent_within(
     """Send ``message``; whether it was sent within ``timeout`` seconds (:data:`SEND_SECONDS`
     by default) and before ``stop``: a client that reads nothing holds no more than a
     socket's buffer for longer."""
-    timeout = SEND_SECONDS if timeout is None else timeout
-    sending = asyncio.ensure_future(send(message))
-    waits: set[asyncio.Future[Any]] = {sending}
+    sending = await ended_within(send(message), SEND_SECONDS if timeout is None else timeout, stop)
+    return sending.done() and not sending.cancelled() and sending.exception() is None
+
+
+async def ended_within(
+    awaitable: Awaitable[Any], timeout: float, stop: asyncio.Event | None = None
+) -> asyncio.Future[Any]:
+    """``awaitable`` as a task, awaited at most ``timeout`` seconds and not past ``stop``
+    being set: cancelled when it has not ended by then (the caller reads ``done()``)."""
+    task = asyncio.ensure_future(awaitable)
+    waits: set[asyncio.Future[Any]] = {task}
     if stop is not None:
         waits.add(asyncio.ensure_future(stop.wait()))
     try:
@@ -278,7 +286,7 @@ async def sent_within(
         for waiting in waits:
             if not waiting.done():
                 waiting.cancel()
-    return sending.done() and not sending.cancelled() and sending.exception() is None
+    return task
 
 
 REPLY_CHUNK = 1 << 16
