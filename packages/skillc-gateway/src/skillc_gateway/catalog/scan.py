@@ -110,9 +110,8 @@ DeployedSource = Callable[[str, bool], "str | None"]
 
 
 class Watch(Protocol):
-    """``watch(folder, above, links)``: watch ``folder`` before it is looked at, and for a
-    followed entry the folders ``above`` its target and the symlinks on the way to it
-    (:meth:`.watch.Watcher.watch`); whether all are."""
+    """``watch(folder, above, links)``: watch ``folder`` before it is looked at, for a followed
+    entry the folders ``above`` its target and the ``links`` to it too; whether all are."""
 
     def __call__(
         self, folder: str, above: Sequence[str] = ..., links: Sequence[str] = ..., /
@@ -180,11 +179,11 @@ def walk(
     is reported), whether it is watched; for a followed entry (a symlink of the root's), with
     the folders above its target and the symlinks on the way to it too (:func:`.tree_state.
     followed`: one renamed or re-pointed moves the target away unseen by the watch of the
-    target's inode). ``changed`` (with a watch): the folders
-    a watcher saw change since ``old`` was walked with it, ``moved`` those it saw moved or
-    deleted themselves: only they (and all under ``moved``), the folders not watched and
-    those whose stamp or SKILL.md was too recent to trust are looked at; the others are
-    taken from ``old`` as they were. The result is what a full walk (``changed`` None) gives.
+    target's inode). ``changed`` (with a watch): the folders a watcher saw change since
+    ``old`` was walked with it, ``moved`` those it saw moved or deleted themselves: only they
+    (and all under ``moved``), the folders not watched and those whose stamp or SKILL.md was
+    too recent to trust are looked at; the others are taken from ``old`` as they were. The
+    result is what a full walk (``changed`` None) gives.
     ``confine`` (a plugin's folder, the folders a model may read for a ``path`` it gave:
     :attr:`~skillc_index.inventory.folders.Root.confined_to`): an entry of the root that is a
     symlink leading out of them (symlinks followed) is skipped and counted, never listed; a
