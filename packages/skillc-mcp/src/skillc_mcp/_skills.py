@@ -87,8 +87,6 @@ class SkillsMethods:
     """Answers the extension's methods for one connection."""
 
     def __init__(self, served: ServedSkills | None = None, *, log: TextIO | None = None) -> None:
-        from skillc_mcp._listen import NOTHING
-
         self._served = served
         self._log = log
         """``skc mcp -v``'s server log: each skill left out (not served) is written there with
@@ -97,9 +95,11 @@ class SkillsMethods:
         a word); None: nowhere."""
         self._seen: Snapshot | None = None
         """The served skills when :meth:`changed` last looked (None: it never did)."""
-        self._held: Changes = NOTHING
+        self._held: Changes | None = None
         """Changes a later page of a listing took from :attr:`_seen` (its skills are not
-        the ones the client was shown): the next :meth:`changed` tells them."""
+        the ones the client was shown): the next :meth:`changed` tells them (None: none;
+        :mod:`skillc_mcp._listen` is loaded by the look for changes alone, which a kit
+        removed under a running server may fail while reads are still answered)."""
         self._told: tuple[object, dict[str, str]] = (None, {})
         """The snapshot whose refusals :meth:`_tell_refusals` last looked at, and those."""
 
@@ -162,7 +162,7 @@ class SkillsMethods:
             return NOTHING
         snapshot = self._built_for(uris)
         self._tell_refusals()
-        held, self._held = self._held, NOTHING
+        held, self._held = self._held or NOTHING, None
         if self._seen is None:
             self._seen = snapshot
             return held
@@ -237,7 +237,8 @@ class SkillsMethods:
                     # pages before, which it does not show, is told by the next changed()
                     from skillc_mcp._listen import compare_snapshots, merged
 
-                    self._held = merged(self._held, compare_snapshots(self._seen, last))
+                    seen = compare_snapshots(self._seen, last)
+                    self._held = seen if self._held is None else merged(self._held, seen)
                 self._seen = last  # what the client was shown: changes are after it
             self._tell_refusals()
 
