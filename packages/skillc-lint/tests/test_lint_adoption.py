@@ -284,6 +284,24 @@ def test_per_file_ignores(lint: Run, cwd: Path) -> None:
     assert "config" not in proc.stderr
 
 
+def test_per_file_ignores_of_a_skill_named_through_dot_dot(lint: Run, cwd: Path) -> None:
+    """``cd skill/references && skillc-lint ..``: the skill's own ``pyproject.toml``
+    patterns hid nothing (the folder they are relative to kept its ``..`` while each file's
+    path lost it), where ``skillc-lint skill`` from above hid the same finding."""
+    skill = put(
+        cwd / "demo", "[r](references/r.md)\n", **{"references/r.md": "# R\n\n[a](gone.md)\n"}
+    )
+    (skill / "pyproject.toml").write_text(
+        '[tool.skillc.lint.per-file-ignores]\n"references/*" = ["SKL301"]\n', encoding="utf-8"
+    )
+    for name, where in (("demo", cwd), ("..", skill / "references"), (".", skill)):
+        proc = lint(name, "--format", "json", cwd=where, script=True)
+        assert json.loads(proc.stdout)["diagnostics"] == [], (name, proc.stdout)
+    (skill / "pyproject.toml").unlink()  # near miss: without the pattern, the finding shows
+    shown = json.loads(lint("..", "--format", "json", cwd=skill / "references").stdout)
+    assert [d["rule"] for d in shown["diagnostics"]] == ["SKL301"]
+
+
 def test_a_tag_names_its_rules_in_comments_and_per_file_ignores(lint: Run, cwd: Path) -> None:
     """``--ignore guidance`` hid SKL526; the same tag hid nothing in a comment (and was not
     warned of) and was an 'unknown rule' in per-file-ignores: every selector is resolved

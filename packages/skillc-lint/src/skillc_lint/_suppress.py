@@ -149,7 +149,7 @@ class PathIgnores:
     working folder)."""
 
     def __init__(self, root: Path, table: Mapping[str, Collection[str]]) -> None:
-        self.root = root
+        self.root = Path(os.path.abspath(root))  # noqa: PTH100  # `..` gone, as in hides()
         self.off: dict[str, Path] = {}
         """The security rules a config turned off, each with that file: hidden everywhere."""
         self.security: frozenset[str] = frozenset()
