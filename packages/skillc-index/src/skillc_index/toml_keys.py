@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_DEEP_PARTS", "MAX_KEY_PARTS", "key_refusal", "long_key_line"]
+__all__ = ["MAX_DEEP_PARTS", "MAX_KEY_PARTS", "key_refusal"]
 
 #: The most parts a key may have (``[tool.skillc.lint.per-file-ignores]`` has 4): at 32, a
 #: hostile 256 KiB file of 32-part headers and keys parses in about 2 s (64: 4.4 s).
@@ -47,12 +47,6 @@ _TOKEN = re.compile(
     r"|(?P<newline>\r?\n)"
     r"|(?P<other>\#[^\n]*|[=\[\]{},])"
 )
-
-
-def long_key_line(text: str) -> int | None:
-    """The line of :func:`key_refusal`, or None when the keys of ``text`` are in bounds."""
-    found = key_refusal(text)
-    return None if found is None else found[0]
 
 
 def key_refusal(text: str) -> tuple[int, str] | None:
