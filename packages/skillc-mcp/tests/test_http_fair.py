@@ -404,3 +404,83 @@ def test_a_page_of_an_allowed_origin_gets_its_cors_answers(
     )
     plain = httpx.options(server.url, headers={"origin": PAGE, **auth})
     assert plain.status_code == 405 and "access-control-allow-methods" not in plain.headers
+
+
+# -- a reverse proxy in front of the server (--proxy) -------------------------------------
+
+
+def test_a_proxy_is_an_address_or_a_network() -> None:
+    """``--proxy`` takes an address or a network (an IPv4-mapped one as IPv4); its
+    connections are told by their remote address, whatever its form."""
+    pytest.importorskip("uvicorn")
+    from skillc_mcp._http_conn import from_proxy, proxy_networks
+
+    proxies = proxy_networks(["127.0.0.1", "10.1.0.0/16", "::ffff:192.168.7.0/120"])
+    assert from_proxy(("127.0.0.1", 5000), proxies)
+    assert from_proxy(("::ffff:127.0.0.1", 5000), proxies)
+    assert from_proxy(("10.1.200.3", 1), proxies)
+    assert from_proxy(("192.168.7.9", 1), proxies)
+    assert not from_proxy(("127.0.0.2", 5000), proxies)
+    assert not from_proxy(("10.2.0.1", 1), proxies)
+    assert not from_proxy(None, proxies)
+    assert not from_proxy(("127.0.0.1", 5000), ())
+
+
+@pytest.mark.parametrize(
+    ("value", "stderr"),
+    [
+        ("proxy.example", "--proxy proxy.example is not an IP address or network\n"
+         "hint: give the address the proxy connects from, e.g. --proxy 127.0.0.1\n"),
+        ("10.0.0.1,10.0.0.2", "--proxy 10.0.0.1,10.0.0.2 is not an IP address or network\n"
+         "hint: give one address an option, repeated: --proxy 10.0.0.1 --proxy 10.0.0.2\n"),
+        ("a\nb", "--proxy $'a\\x0ab' is not an IP address or network\n"
+         "hint: give the address the proxy connects from, e.g. --proxy 127.0.0.1\n"),
+    ],
+)  # fmt: skip
+def test_a_proxy_that_is_no_address_is_e061(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str], value: str, stderr: str
+) -> None:
+    """A ``--proxy`` value that is no address or network is E061 before the server starts
+    (quoted as a shell word); without ``--http`` the option is E100."""
+    skillc_mcp = str(script_path("skillc-mcp"))
+    done = subprocess.run(
+        [skillc_mcp, "--http", "127.0.0.1:0", "--proxy", value],
+        cwd=project, env=env, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"error[E061]: MCP HTTP server: {stderr}"
+    done = subprocess.run(
+        [skillc_mcp, "--proxy", "127.0.0.1"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("error[E100]: invalid option: ")
+    assert "--proxy and --allow-writes go with --http" in done.stderr
+
+
+@on_linux
+def test_a_proxy_s_connections_hold_no_peer_s_share(
+    start: Callable[..., HttpServer], few_descriptors: list[str], tmp_path: Path
+) -> None:
+    """Behind a reverse proxy every client connects from the proxy's address, so the whole
+    team held one peer's 8 of the 64 places. A ``--proxy`` address's connections take
+    places of the total only; another address (127.0.0.2, the other loopback addresses'
+    one peer) keeps its share, and the total still bounds the proxy."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
+    tokens.chmod(0o600)
+    server = start("--tokens", str(tokens), "--proxy", "127.0.0.1", script=few_descriptors)
+    share, total = DESCRIPTORS // 4 // 8, DESCRIPTORS // 4
+    proxied = _hold(server, 3 * share)
+    others = _hold(server, share + 2, source="127.0.0.2")
+    try:
+        assert _open(proxied) == 3 * share
+        assert _open(others) == share
+        more = _hold(server, total)
+        proxied += more
+        assert _open(more) == total - 3 * share - share
+    finally:
+        for connection in proxied + others:
+            connection.close()
+    time.sleep(0.5)
+    assert _initialize(server, "127.0.0.1", ALICE) == 200

@@ -573,10 +573,13 @@ def serve_http(
     log_requests: bool = False,
     refusals_log: TextIO | None = None,
     env: Mapping[str, str] | None = None,
+    proxies: Sequence[str] = (),
 ) -> int:
     """Serve MCP over HTTP on ``address`` (``HOST:PORT``) until SIGINT or SIGTERM; the exit
     status (128 + the signal number). E061 when it cannot start. ``refusals_log``: where
-    the skills left out are said (``-v``: :class:`~skillc_mcp._skills.SkillsMethods`)."""
+    the skills left out are said (``-v``: :class:`~skillc_mcp._skills.SkillsMethods`).
+    ``proxies``: the reverse proxies' addresses (``--proxy``), whose connections hold no
+    peer's share (:mod:`skillc_mcp._http_conn`)."""
     import signal
     import socket
     from contextlib import contextmanager
@@ -594,7 +597,9 @@ def serve_http(
         raise problem(
             "the HTTP transport needs the http extra: pip install 'skillc-mcp[http]'"
         ) from None
-    from skillc_mcp._http_conn import accept_backlog
+    from skillc_mcp._http_conn import accept_backlog, proxy_networks
+
+    networks = proxy_networks(proxies)
 
     app = App(  # an --allow-host that is no host name is E061 here, before binding
         tokens=tokens,
@@ -647,7 +652,7 @@ def serve_http(
     from skillc_mcp._http_conn import uvicorn_config
 
     # a request head's deadline, a cap on connections, without tokens who connects
-    config = uvicorn_config(app, peers=not tokens)
+    config = uvicorn_config(app, peers=not tokens, proxies=networks)
     where = sock.getsockname()
     shown = f"[{where[0]}]" if family == socket.AF_INET6 else where[0]
     auth = f"{len(tokens)} token(s)" if tokens else "no authentication (loopback)"

@@ -19,6 +19,9 @@ the file descriptors, and one sending a byte a second stayed open for good. Here
   peer, this host: a process spread over 127.0.0.1 to .8 held all 64 places). Beyond, its
   connection is closed as it opens: 600 partial heads from one address, each reopened as its
   deadline closed it, held every place and other users' ``initialize`` went through 1 in 55.
+  A reverse proxy named with ``--proxy`` (:func:`proxy_networks`) carries every client's
+  connections from its one address: its connections hold no peer's share, only places of
+  the total (the tokens still tell its users apart, and the proxy bounds each client).
 
 Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
 """
@@ -26,6 +29,8 @@ Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+from collections.abc import Sequence
 from typing import Any
 
 import h11
@@ -70,6 +75,57 @@ LOOPBACK = ("address", "loopback")
 """The peer of every loopback address whose user is not known (:func:`peer_of`)."""
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+"""An address or a network of ``--proxy``."""
+
+
+def _address(client: tuple[Any, ...]) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """A connection's remote address (an IPv4-mapped one as IPv4, an IPv6 one's zone left
+    out); None when it is no IP address."""
+    try:
+        address = ipaddress.ip_address(str(client[0]).partition("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def proxy_networks(values: Sequence[str]) -> tuple[Network, ...]:
+    """The addresses of ``--proxy`` (an IP address, or a network as ``10.0.0.0/24``); E061
+    naming a value that is neither."""
+    from skillc_mcp._http_guard import problem
+
+    networks = []
+    for value in values:
+        try:
+            network = ipaddress.ip_network(value.strip(), strict=False)
+        except ValueError:
+            from skillc_index.text import shell_word
+
+            parts = value.split(",")[:3]
+            hint = (
+                "give one address an option, repeated: "
+                + " ".join(f"--proxy {shell_word(part.strip())}" for part in parts)
+                if len(parts) > 1
+                else "give the address the proxy connects from, e.g. --proxy 127.0.0.1"
+            )
+            raise problem(
+                f"--proxy {shell_word(value)} is not an IP address or network", hint
+            ) from None
+        if isinstance(network, ipaddress.IPv6Network) and network.network_address.ipv4_mapped:
+            mapped = network.network_address.ipv4_mapped
+            network = ipaddress.ip_network(f"{mapped}/{max(0, network.prefixlen - 96)}")
+        networks.append(network)
+    return tuple(networks)
+
+
+def from_proxy(client: tuple[Any, ...] | None, proxies: Sequence[Network]) -> bool:
+    """Whether a connection comes from one of ``proxies`` (:func:`proxy_networks`)."""
+    address = _address(client) if client and proxies else None
+    return address is not None and any(address in network for network in proxies)
+
+
 def peer_of(client: tuple[Any, ...] | None, uid: int | None) -> object:
     """Who holds a connection, for :func:`peer_share`: its peer's user ``uid`` when known (a
     server without tokens), else its remote address (``client``), an IPv6 one's /64 (an
@@ -80,14 +136,9 @@ def peer_of(client: tuple[Any, ...] | None, uid: int | None) -> object:
         return ("uid", uid)
     if not client:
         return None
-    import ipaddress
-
-    try:
-        address = ipaddress.ip_address(str(client[0]).partition("%")[0])
-    except ValueError:
+    address = _address(client)
+    if address is None:
         return ("address", client[0])
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
     if address.is_loopback:
         return LOOPBACK
     if isinstance(address, ipaddress.IPv6Address):
@@ -113,6 +164,8 @@ class GuardedProtocol(H11Protocol):
     one for each server, set on the subclass :func:`uvicorn_config` makes for it."""
     peers = False
     """Look up each connection's peer's user (a server without tokens)."""
+    proxies: tuple[Network, ...] = ()
+    """The reverse proxies' addresses (``--proxy``): their connections hold no peer's share."""
     _head_timer: asyncio.TimerHandle | None = None
     _peer: object = None
     _counted = False
@@ -126,7 +179,7 @@ class GuardedProtocol(H11Protocol):
 
             uid = connection_uid({"server": self.server, "client": self.client})
             self.app_state = {**self.app_state, PEER_UID: uid}
-        peer = peer_of(self.client, uid)
+        peer = None if from_proxy(self.client, self.proxies) else peer_of(self.client, uid)
         if not self.shares.take(peer):
             transport.close()
             return
@@ -164,11 +217,13 @@ class GuardedProtocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
+def uvicorn_config(
+    app: Any, *, peers: bool = False, proxies: tuple[Network, ...] = ()
+) -> uvicorn.Config:
     """The server's uvicorn configuration: a subclass of :class:`GuardedProtocol` of its
     own (its shares, not another server's of the process: the cap from
-    :func:`max_connections`, a peer's share from :func:`peer_share`; each connection's peer's
-    user looked up when ``peers``), no access
+    :func:`max_connections`, a peer's share from :func:`peer_share`, none for ``proxies``;
+    each connection's peer's user looked up when ``peers``), no access
     log (``--log-requests`` is the application's), no WebSocket protocol (MCP has none;
     uvicorn 0.30's default imported websockets' deprecated ``legacy`` module when
     websockets 14 or later is installed)."""
@@ -176,7 +231,7 @@ def uvicorn_config(app: Any, *, peers: bool = False) -> uvicorn.Config:
     protocol = type(
         "GuardedProtocol",
         (GuardedProtocol,),
-        {"shares": Shares(peer_share(limit), limit), "peers": peers},
+        {"shares": Shares(peer_share(limit), limit), "peers": peers, "proxies": proxies},
     )
     return uvicorn.Config(
         app,

@@ -70,6 +70,14 @@ from skillc_index.helppage import Command
     "address accepts loopback names only unless given, any other address any name unless given.",
 )
 @click.option(
+    "--proxy",
+    "proxies",
+    metavar="ADDRESS",
+    multiple=True,
+    help="With --http: the address (or network) of a reverse proxy in front of the server "
+    "(repeatable): its connections are not held to one client's share.",
+)
+@click.option(
     "--allow-writes",
     is_flag=True,
     help="With --http: let the users run skc_init and skc_build, which write to this "
@@ -85,6 +93,7 @@ def mcp_command(
     tokens: str | None,
     allow_origins: tuple[str, ...],
     allow_hosts: tuple[str, ...],
+    proxies: tuple[str, ...],
     allow_writes: bool,
 ) -> int:
     """Start MCP server.
@@ -110,6 +119,7 @@ def mcp_command(
       claude mcp add skillc -- skc mcp
       skc mcp --http 127.0.0.1:8765   # a local HTTP server (http://127.0.0.1:8765/mcp)
       skc mcp --http 0.0.0.0:8765 --tokens /etc/skillc/tokens   # a team server
+      skc mcp --http 127.0.0.1:8765 --tokens FILE --proxy 127.0.0.1   # behind Caddy/nginx
 
     Over HTTP the tools only read (skc_init and skc_build need --allow-writes) and never
     serve a hidden file; on either transport a path a tool is given must lie in the
@@ -121,6 +131,7 @@ def mcp_command(
         ("allow_target", allow_targets),
         ("allow_origin", allow_origins),
         ("allow_host", allow_hosts),
+        ("proxy", proxies),
     )
     for name, values in repeated:  # each as build's targets (E100 before anything starts)
         if len(values) > MAX_TARGETS:
@@ -133,9 +144,9 @@ def mcp_command(
 
     refusals_log = sys.stderr if is_verbose() else None  # the skills left out, and why
     if http is None:
-        if tokens is not None or allow_origins or allow_hosts or allow_writes:
+        if tokens is not None or allow_origins or allow_hosts or proxies or allow_writes:
             raise click.UsageError(
-                "--tokens, --allow-origin, --allow-host and --allow-writes go with --http"
+                "--tokens, --allow-origin, --allow-host, --proxy and --allow-writes go with --http"
             )
         return serve(
             cwd,
@@ -160,6 +171,7 @@ def mcp_command(
         allow_writes=allow_writes,
         log_requests=log_requests,
         refusals_log=refusals_log,
+        proxies=proxies,
     )
 
 
