@@ -386,3 +386,21 @@ def test_skl705_urls(skill: Writer) -> None:
     ]
     folder = front(skill, "repository: https://github.com/me/x\n")
     assert lint(folder, "SKL705", "skillli") == []
+
+
+def test_the_help_names_every_rule_of_each_profile() -> None:
+    """``skillc-lint --help``'s profile paragraph left SKL402 out of ``agentskills`` (the
+    README's table and ``--explain`` had it): each profile's rules are named there, one by
+    one or in a range (``SKL501-504``)."""
+    import re
+
+    from skillc_lint.cli import lint_command
+
+    text = " ".join((lint_command.help or "").split())
+    paragraph = text[text.index("Profiles add the rules") : text.index("Selectors name tags")]
+    named: set[int] = set()
+    for first, last in re.findall(r"SKL(\d{3})(?:-(?:SKL)?(\d{3}))?", paragraph):
+        named.update(range(int(first), int(last or first) + 1))
+    for profile in PROFILES.values():
+        missing = [rule.id for rule in profile.rules if int(rule.id[3:]) not in named]
+        assert missing == [], profile.name
