@@ -248,3 +248,25 @@ def test_one_skill_reached_through_two_folders_is_priced_once(
     assert listed("cursor") == [("web", "folder")]
     assert listed("copilot") == [("web", "folder"), ("web", "folder")]
     assert listed("claude") == [("web", "symlink")]
+
+
+def test_the_folders_tokens_add_up_to_the_listing_s(
+    cli: Callable[..., Run], home: Path, project: Path, write_skill: WriteSkill
+) -> None:
+    """Each folder's tokens were its characters rounded up on their own: a 16-token listing
+    of two folders showed 9 and 8 (and its home folder's entries 7 of those 8). A folder's
+    tokens are its entries' shares now, so the entries add up to their folder's and the
+    folders to the listing's, in JSON and in the text."""
+    (project / ".git").mkdir()
+    write_skill(project / ".claude" / "skills" / "ps", description="Project skill. Use when x.")
+    write_skill(home / ".claude" / "skills" / "hs", description="Home skill. Use when y.")
+    (listing,) = run_json(cli, "--agent", "claude")["budget"]
+    shares = [entry["tokens"] for entry in listing["entries"]]
+    folders = [part["tokens"] for part in listing["folders"]]
+    assert (len(shares), len(folders)) == (2, 2)
+    assert folders == shares and sum(folders) == listing["tokens"]
+    done = cli("skillc_index")("list", "--budget", "--agent", "claude")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert f"~{listing['tokens']} tokens of" in lines[0]
+    assert [line.rpartition("~")[2] for line in lines[1:3]] == [f"{n} tokens" for n in folders]

@@ -135,7 +135,7 @@ def _echo_budgets(
     that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
     from fnmatch import fnmatchcase
 
-    from skillc_index.listing.budget_result import estimate_tokens, suggestions
+    from skillc_index.listing.budget_result import suggestions
 
     if not folders:
         click.echo("No agent skills folders found.")
@@ -158,11 +158,11 @@ def _echo_budgets(
             f"{folder.budget_tokens:,} ({share}%)"
             + ("" if folder.model == "claude" else f", as {_MODELS[folder.model]} lists it")
         )
-        for part in parts if len(parts) > 1 else ():
+        for part, tokens in zip(parts, folder.part_tokens, strict=True) if len(parts) > 1 else ():
             what = (
                 f"cannot be listed ({part.error})"
                 if part.error is not None
-                else f"{counted(part.skills, 'skill')}, ~{estimate_tokens(part.chars):,} tokens"
+                else f"{counted(part.skills, 'skill')}, ~{tokens:,} tokens"
             )
             click.echo(f"  ({part.scope}) {layout.display(part.path)}: {what}")
         rows = [

@@ -142,12 +142,13 @@ class FolderPart(NamedTuple):
         skipped = [f"{entry.folder} ({entry.reason})" for entry in self.unreadable]
         return (unreadable_notice(self.path, skipped),)
 
-    def to_dict(self) -> FolderPartShape:
+    def to_dict(self, tokens: int) -> FolderPartShape:
+        """Its JSON, with its share of the listing's tokens (:attr:`FolderBudget.part_tokens`)."""
         return {
             "scope": self.scope,
             "path": str(self.path),
             "skills": self.skills,
-            "tokens": estimate_tokens(self.chars),
+            "tokens": tokens,
             "not_listed": self.not_listed,
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
@@ -230,6 +231,18 @@ class FolderBudget(NamedTuple):
         return tuple(shares)
 
     @property
+    def part_tokens(self) -> tuple[int, ...]:
+        """Each of :attr:`folders`' tokens: the sum of its entries' :attr:`shares` (a folder's
+        entries come together, in folder order), so the folders add up to :attr:`tokens` as
+        the entries add up to their folder's (each folder rounded up on its own showed 9 and
+        8 of a 16-token listing)."""
+        shares, tokens, start = self.shares, [], 0
+        for part in self.folders:
+            tokens.append(sum(shares[start : start + part.skills]))
+            start += part.skills
+        return tuple(tokens)
+
+    @property
     def names_tokens(self) -> int:
         """Estimated tokens of the listing with every description dropped: its floor."""
         return estimate_tokens(sum(entry.name_chars for entry in self.entries))
@@ -289,7 +302,10 @@ class FolderBudget(NamedTuple):
             "suggestions": list(suggestions(self)),
             "unreadable": [entry.to_dict() for entry in self.unreadable],
             "error": self.error,
-            "folders": [part.to_dict() for part in self.folders],
+            "folders": [
+                part.to_dict(tokens)
+                for part, tokens in zip(self.folders, self.part_tokens, strict=True)
+            ],
             "shadowed": [item.to_dict() for item in self.shadowed],
         }
 
