@@ -291,6 +291,56 @@ def test_a_move_an_older_route_install_made_counts_its_uses(project: Path) -> No
     assert uses() == 0
 
 
+def test_an_older_route_install_s_uses_follow_its_project_when_it_moves(
+    project: Path, tmp_path: Path
+) -> None:
+    """An older skillc's ``route install`` (the move in its route manifest, none in the log),
+    then ``mv`` of the project: each rule alone held (the store skill's rows before the base
+    moved are its, the rows of the folder a route left are its), but the move the readers
+    took from the manifest left the agent folder of the project where it is now, while the
+    rows name the one where it was: ``skc stats --all`` and ``stats NAME`` said 0 uses (a
+    move the log records kept them). They compose now, in every reader; a skill at the old
+    place keeps its rows."""
+    from skillc_index.accesslog.reader import add_versions
+
+    log = _old_route(project, uses=2)
+    with closing(sqlite3.connect(log)) as db, db:  # the build its route install logged
+        db.execute(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " VALUES ('2026-12-01T10:01:00Z', 'run-b', 'build', 'user-own', ?, ?, '{}')",
+            (str(project / ".skillc" / "skills" / "user-own"), str(project)),
+        )
+    moved = tmp_path / "moved"
+    project.rename(moved)
+    log = moved / log.relative_to(project)
+    store = str(moved / ".skillc" / "skills" / "user-own")
+
+    def counted() -> tuple[int, int, int, tuple[str | None, str | None]]:
+        """The uses ``stats --all`` (``usage_of``), its trends (``grouped_counts``) and
+        ``stats NAME`` (``StatsLog`` of its folders) count, and the period of its uses."""
+        local = LocalRows(log)
+        try:
+            folders = {store: store}
+            same = add_versions(local, folders)  # (its folder before the project moved)
+            listed = usage_of(local, AllRows(), "skill_path", list(folders), same)
+            keys = ("skill_path",)  # (its trends name each key's skill: folders)
+            grouped = grouped_counts(local, AllRows(), "skill_path", list(folders), keys, same)
+            one = StatsLog(local, "skill_path", list(folders), AllRows(), same)
+            return (
+                sum(use.uses for use in listed if use.key == store),
+                sum(n for key, verb, n, _ in grouped if folders[key] == store and verb == "show"),
+                sum(n for _, n in one.cwd_counts()),
+                one.period(uses=True),
+            )
+        finally:
+            local.close()
+
+    period = ("2026-12-01T10:00:00Z", "2026-12-01T10:00:01Z")
+    assert counted() == (2, 2, 2, period)
+    (project / ".claude" / "skills" / "user-own").mkdir(parents=True)  # a skill at the old place
+    assert counted() == (0, 0, 0, (None, None))
+
+
 def _store_uses(log: Path, store: Path) -> int:
     """The uses of the store skill ``store`` its log ``log`` counts, as ``skc stats`` does."""
     local = LocalRows(log)

@@ -13,7 +13,7 @@ of ``from_path`` written after the move stay that folder's (another may live the
 Moves chain: a skill routed and put back again counts every row as its folder's.
 An older skillc's ``route install`` recorded no move in the log, only in its route manifest:
 a reader given the log's path takes such a move from the manifest while the skill stays
-routed (:func:`routed_moves`).
+routed (:func:`routed_moves`), below the base's former places too (the project moved since).
 
 A move nobody recorded is a store skill's base moving (``mv`` of its project, a moved skillc
 home): its log moves with it, and its rows name the folder it was at. A store skill's
@@ -124,7 +124,7 @@ def moves_of(rows: Rows, log: Path | None = None) -> tuple[Move, ...]:
             if isinstance(old, str) and isinstance(new, str) and type(upto) is int
         ]
     if log is not None:
-        moves += routed_moves(log, {(old, new) for old, new, _ in moves})
+        moves += routed_moves(log, {(old, new) for old, new, _ in moves}, rows)
     return _rules(moves)
 
 
@@ -133,7 +133,9 @@ def moves_of(rows: Rows, log: Path | None = None) -> tuple[Move, ...]:
 ALL_ROWS = (1 << 63) - 1
 
 
-def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple[str, str, int]]:
+def routed_moves(
+    log: Path, recorded: Collection[tuple[str, str]], rows: Rows | None = None
+) -> list[tuple[str, str, int]]:
     """The moves of the skill whose primary log is ``log`` (``<base>/.skillc/runtime/<name>/
     .skillc-meta/logs.db``) that a route of its base holds and ``recorded`` (``(from_path,
     to_path)`` pairs) does not: a folder entry ``<name>`` of an installed route manifest
@@ -143,6 +145,11 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
     place to the store. An older skillc's ``route install`` recorded no move in the log: its
     uses count as the store skill's all the same, every row of the folder it left
     (:data:`ALL_ROWS`). A manifest that cannot be read adds none (``route status`` says why).
+    Given the log's ``rows``, the moves made before the base moved too (``mv`` of the project:
+    the rows name the old base): from the same place below each former base of the store
+    skill (:func:`former_stores`) to its store folder there, as an older skillc would have
+    recorded it, which the readers count as the store skill's now (as they do a recorded
+    move's rows, through its former store folder); not from a place that is there.
 
     A base's manifests are read once per process while they stay as they were
     (:func:`_routes`), not once per log: the readers open one log per skill. The store
@@ -189,6 +196,7 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
             built, read = _built_content(runtime), True
         return built
 
+    places: list[str] = []  # where each folder moved was, relative to the base
     for folder, record in entries or ():
         parent = real_path(base / folder)
         place = base / folder / name
@@ -200,8 +208,19 @@ def routed_moves(log: Path, recorded: Collection[tuple[str, str]]) -> list[tuple
         ):
             continue
         old = str(Path(parent) / name)
+        places.append(os.path.relpath(old, real_base))
         if (old, new) not in recorded and (old, new, ALL_ROWS) not in found:
             found.append((old, new, ALL_ROWS))
+    formers = former_stores(rows, new) if places and rows is not None else []
+    for former in formers:  # the rows name the base it was at: the move was made there
+        for place_there in places:
+            old = os.path.normpath(os.path.join(_base_of(former), place_there))  # noqa: PTH118
+            if (
+                (old, former) not in recorded
+                and (old, former, ALL_ROWS) not in found
+                and not os.path.lexists(old)  # a skill there keeps its rows
+            ):
+                found.append((old, former, ALL_ROWS))
     return found
 
 
