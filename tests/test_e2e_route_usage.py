@@ -133,3 +133,44 @@ def test_a_call_imported_before_a_route_move_is_not_imported_again(
     (home / ".skillc" / "imports" / "claude-code.json").unlink()  # every file read again
     ok("sync", "--from", "claude-code")
     assert activations() == 2
+
+
+def test_an_older_route_install_s_uses_follow_the_project_it_is_moved_with(
+    cli: Callable[..., Run],
+    project: Path,
+    home: Path,
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """Used twice in ``.cursor/skills``, then routed by an older skillc (its route manifest
+    records the move, its log none: the move this one records is taken out), then the
+    project moved (``mv``): ``stats NAME``, ``stats --all`` and its trends said 0 uses (the
+    rows name the old project, the move read from the manifest the new one), though
+    ``route status`` says routed and a move the log records kept them. The real ``skc``."""
+    skc = cli("skc", script=True)
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    write_skill(project / ".cursor" / "skills" / "cursor-own", "cursor-own")
+    moved = tmp_path / "moved"
+
+    def ok(*args: str, cwd: Path = project) -> Any:
+        done = skc(*args, cwd=cwd)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout) if "json" in args else done.stdout
+
+    def uses(cwd: Path) -> tuple[int, int, int]:
+        one = ok("stats", "cursor-own", "--format", "json", cwd=cwd)["data"]["uses"]
+        (entry,) = ok("stats", "--all", "--format", "json", cwd=cwd)["data"]
+        trend = ok("stats", "--all", "--by", "day", "--format", "json", cwd=cwd)["data"]
+        (by_day,) = trend["skills"]  # the skill's uses per day
+        return one, entry["uses"], by_day["uses"]
+
+    ok("outline", "cursor-own")
+    ok("outline", "cursor-own")
+    ok("route", "install", "-t", "cursor")
+    log = project / ".skillc" / "runtime" / "cursor-own" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db, db:  # as an older skillc left it: no move
+        assert db.execute("DELETE FROM moved_folders").rowcount == 1
+    assert uses(project) == (2, 2, 2)  # (the move read from the route manifest)
+    project.rename(moved)
+    assert "routed" in ok("route", "status", "-t", "cursor", cwd=moved)
+    assert uses(moved) == (2, 2, 2)
