@@ -866,3 +866,27 @@ def test_a_leftover_is_refused_by_name_as_a_hidden_file_is(tmp_path: Path) -> No
             open_in_root(skill, rel, hidden=False)
         open_in_root(skill, rel).close()  # asked for as hidden files are: served
     open_in_root(skill, "data.tmp", hidden=False).close()  # no `data` beside it
+
+
+def test_a_listed_file_gone_before_it_is_hashed_is_e021_saying_so(tmp_path: Path) -> None:
+    """A skill removed as ``skc build`` read it (a branch switch, ``git clean``) ended in
+    ``error[E999]: cannot read 'SKILL.md': No such file or directory``, an internal error:
+    a file the walk listed and then gone is E021, which says the skill changed as it was
+    read; one that is there but cannot be read stays E999."""
+    from skillc_index.diagnostics import SkillFileNotFound, UnreadableFile
+    from skillc_index.digests import file_digests
+    from skillc_index.files import listed_file_error
+
+    (tmp_path / "SKILL.md").write_text("# s\n", encoding="utf-8")
+    with pytest.raises(SkillFileNotFound) as caught:
+        file_digests(tmp_path, ["SKILL.md", "references/units.md"])
+    assert str(caught.value) == (
+        "error[E021]: file not found: 'references/units.md'\n"
+        "hint: it changed on disk while it was read; run the command again"
+    )
+    (tmp_path / "references").write_text("a file where a folder was\n", encoding="utf-8")
+    with pytest.raises(SkillFileNotFound):
+        file_digests(tmp_path, ["references/units.md"])
+    denied = listed_file_error("SKILL.md", PermissionError(errno.EACCES, "Permission denied"))
+    assert isinstance(denied, UnreadableFile)
+    assert str(denied) == "error[E999]: cannot read 'SKILL.md': Permission denied"

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from skillc_index.diagnostics import PathEscapesRoot, UnreadableFile
+from skillc_index.diagnostics import PathEscapesRoot
 from skillc_index.files import (
     CHUNK,
     LFS_POINTER_MAX,
@@ -18,6 +18,7 @@ from skillc_index.files import (
     _join,
     fs_bytes,
     lfs_pointer,
+    listed_file_error,
     open_regular,
 )
 from skillc_index.walk import walk_skill
@@ -98,7 +99,8 @@ def file_digests(
     """The :func:`file_sha256` of each of ``files`` (relative paths without ``..``, else
     :class:`PathEscapesRoot`), in bytewise order: what :func:`combine_digests` takes. The
     index keeps them (``files.sha256``), so that a changed file is all that is hashed again.
-    One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it.
+    One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it,
+    one gone since it was listed E021 (:func:`~skillc_index.files.listed_file_error`).
     Given ``pointers``, the files whose bytes, as hashed, are a Git LFS pointer
     (:func:`~skillc_index.files.lfs_pointer`) are added to it: no second read."""
     root_real = os.path.realpath(root)
@@ -112,7 +114,7 @@ def file_digests(
         try:
             digests[rel] = file_sha256(_join(root_real, rel), None if pointers is None else keep)
         except OSError as exc:
-            raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
+            raise listed_file_error(rel, exc) from exc
         if pointers is not None and lfs_pointer(bytes(head)):
             pointers.append(rel)
     return digests

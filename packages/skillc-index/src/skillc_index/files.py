@@ -50,6 +50,7 @@ __all__ = [
     "is_utf8",
     "lfs_notice",
     "lfs_pointer",
+    "listed_file_error",
     "open_in_root",
     "open_regular",
     "other_bom",
@@ -530,6 +531,15 @@ def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> 
     ``real_root`` passed on), as :func:`decoded` reads it (never an error)."""
     with open_in_root(root, rel, real_root=real_root) as handle:
         return decoded(handle.read())
+
+
+def listed_file_error(rel: str, exc: OSError) -> PathNotFound | UnreadableFile:
+    """What a file the walk listed is when it then cannot be read: gone since (``ENOENT``,
+    ``ENOTDIR``: the skill changed as it was read, a branch switched, a ``git clean``) E021
+    saying so; anything else (permissions, I/O) :class:`UnreadableFile` (E999)."""
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return SkillFileNotFound(rel, "it changed on disk while it was read; run the command again")
+    return UnreadableFile(rel, exc.strerror or str(exc))
 
 
 @contextmanager

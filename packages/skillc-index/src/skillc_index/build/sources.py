@@ -9,8 +9,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from skillc_index.diagnostics import Notice, UnreadableFile
-from skillc_index.files import decoded, encoding_notice, encoding_problem, open_in_root, other_bom
+from skillc_index.diagnostics import Notice
+from skillc_index.files import (
+    decoded,
+    encoding_notice,
+    encoding_problem,
+    listed_file_error,
+    open_in_root,
+    other_bom,
+)
 from skillc_index.index.cache import hashed_bytes
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.rows import file_rows, indexed_files
@@ -30,12 +37,12 @@ if TYPE_CHECKING:
 @contextmanager
 def _opened(root: Path, rel: str) -> Iterator[BinaryIO]:
     """A source opened in binary mode, only if it is a regular file inside the root
-    (E021/E012); one that cannot be read is :class:`UnreadableFile`."""
+    (E021/E012); one that cannot be read is :func:`~skillc_index.files.listed_file_error`'s."""
     try:
         with open_in_root(root, rel) as handle:
             yield handle
     except OSError as exc:
-        raise UnreadableFile(rel, exc.strerror or str(exc)) from exc
+        raise listed_file_error(rel, exc) from exc
 
 
 def _read_bytes(root: Path, rel: str) -> bytes:
