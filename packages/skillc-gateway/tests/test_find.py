@@ -647,8 +647,8 @@ def test_the_cjk_check_leaves_alone_the_text_it_left_alone_before() -> None:
     (``folded``, search's)."""
     import re
 
+    from skillc_index.folding import folded
     from skillc_index.index.scripts import CJK_CHARS, SCRIPT_MARKS, SPACELESS_CHARS
-    from skillc_index.text import folded
 
     lead, run = re.compile(rb"[\xe1\xe3-\xed]"), re.compile(f"({CJK_CHARS}+)")
     spaceless = re.compile(f"{SPACELESS_CHARS}|{SCRIPT_MARKS}")

@@ -220,9 +220,9 @@ def test_yo_and_greek_accents_are_folded(
 def test_every_letter_folded_stays_one_word(
     fts_table: Callable[..., sqlite3.Connection], tokenizer: str
 ) -> None:
-    """:func:`~skillc_index.text.folded` decomposes only letters whose marks the tokenizer
+    """:func:`~skillc_index.folding.folded` decomposes only letters whose marks the tokenizer
     takes out of a word: a mark it kept would split the word at it."""
-    from skillc_index.text import _ACCENTED
+    from skillc_index.folding import _ACCENTED
 
     connection = fts_table(tokenizer)
     connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
@@ -419,12 +419,12 @@ def test_a_khmer_stacked_consonant_is_matched_with_the_letter_above_it(
 
 
 def test_the_narrow_table_is_unicodes_width_decompositions() -> None:
-    """:func:`~skillc_index.text.narrow`'s table, written as ranges, maps each full-width
+    """:func:`~skillc_index.folding.narrow`'s table, written as ranges, maps each full-width
     ASCII form and half-width Hangul letter as Unicode's ``<wide>``/``<narrow>``
     decomposition does (to a Hangul Compatibility Jamo, not NFKC's conjoining one)."""
     import unicodedata
 
-    from skillc_index.text import _NARROW
+    from skillc_index.folding import _NARROW
 
     for code in [*range(0xFF01, 0xFF5F), *range(0xFFA0, 0xFFDD)]:
         kind, _, target = unicodedata.decomposition(chr(code)).partition(" ")

@@ -17,7 +17,8 @@ surrogates (``surrogateescape``), and a JSON string may hold escaped lone surrog
 either raises ``UnicodeEncodeError``.
 
 How wide a text shows in a terminal, and the one table of text output, are
-:mod:`skillc_index.columns`'.
+:mod:`skillc_index.columns`'; the text ``search``, ``find`` and ``show --section`` match
+(``folded``, ``narrow``) is :mod:`skillc_index.folding`'s.
 """
 
 from __future__ import annotations
@@ -48,12 +49,10 @@ __all__ = [
     "cut_quotes",
     "decoded",
     "encoding_problem",
-    "folded",
     "grapheme_boundary",
     "iter_line_bytes",
     "iter_lines",
     "json_text",
-    "narrow",
     "normalize_newlines",
     "nul_shown",
     "one_line",
@@ -500,105 +499,6 @@ def composed(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-#: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
-#: Extended Additional, Vietnamese's), Greek, monotonic and polytonic (its tonos and
-#: dialytika: ``ΜΕΤΑΤΡΟΠΗ`` is ``Μετατροπή``, Greek capitals go without them; the breathings,
-#: the circumflex and the iota subscript of Greek Extended: ``ἀρετῆς`` is ``αρετης``) and
-#: Cyrillic ``ё``/``Ё`` (``е``, as most Russians type it; not ``й``). Each one's marks are
-#: ones that FTS5's ``unicode61`` takes out of a word (a test checks it), with any
-#: ``remove_diacritics``, but for :data:`_GREEK_MARKS`, which :func:`folded` takes out; it
-#: folds no Greek or Cyrillic letter itself (its final sigma is ``σ`` already).
-_ACCENTED = (
-    "\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u0401\u0451"
-    "\u1f00-\u1fbc\u1fbe\u1fc2-\u1fcc\u1fd0-\u1fdb\u1fe0-\u1fec\u1ff2-\u1ffc"
-)
-#: The marks of polytonic Greek ``unicode61`` makes separators (``ἀρετή`` was ``α`` and
-#: ``ρετη``): psili, dasia, perispomeni, ypogegrammeni; :func:`folded` takes them out.
-_GREEK_MARKS = dict.fromkeys((0x313, 0x314, 0x342, 0x345))
-#: The marks :func:`folded` takes out: Hebrew points and cantillation (the combining marks of
-#: U+0591-U+05C7, not the maqaf, paseq and sof pasuq among them) and Arabic harakat, Quranic
-#: marks and the superscript alef (those of U+0610-U+061A, U+064B-U+065F, U+0670,
-#: U+06D6-U+06ED). ``unicode61`` makes each a separator: ``تَرْجَمَةُ`` was five letters.
-_POINTS = (
-    "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670"
-    "\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
-)
-_FOLD: re.Pattern[str] | None = None
-_WIDE: re.Pattern[str] | None = None  # what :func:`narrow` changes (compiled with _FOLD)
-_UNPOINTED: dict[int, None] = {}
-
-
-def folded(text: str) -> str:
-    """``text`` as ``search`` (:func:`~skillc_index.index.fts.prepare_fts_text`), ``find``
-    (the catalog's ``cjk_pairs``) and ``show`` (``heading_key``) hand it on, each document
-    and each request alike: in its narrow forms (:func:`narrow`: ``Ｐｙｔｈｏｎ`` is
-    ``Python``, half-width katakana and Hangul full-width), composed (NFC: a decomposed
-    ``dữ liệu``, from a Mac, is the one a keyboard writes), without the vowel points of Hebrew
-    and the harakat of Arabic (:data:`_POINTS`: ``ترجمة`` is ``تَرْجَمَةُ``, as people type
-    it), then its accented Latin and Greek letters and ``ё`` decomposed (:data:`_ACCENTED`),
-    a letter and its marks, which the tokenizer takes out of a word (``unicode61`` folds
-    ``ữ`` and ``ệ``, two marks each, ``ή`` and ``ё`` only so: ``du lieu`` finds ``dữ liệu``
-    as ``bao cao`` finds ``báo cáo``, ``развертывание`` ``Развёртывание``), the marks of
-    polytonic Greek it would split a word at taken out (:data:`_GREEK_MARKS`: ``αρχη``
-    finds ``Ἀρχὴ``). Otherwise only the text's composition changes. An ASCII text as it
-    is, at once (``unicodedata`` is imported for other text only)."""
-    global _FOLD, _WIDE
-    if text.isascii():
-        return text
-    import unicodedata  # a C module
-
-    if _FOLD is None:
-        points = re.compile(f"[{_POINTS}]")
-        _UNPOINTED.update((code, None) for code in range(0x591, 0x6EE) if points.match(chr(code)))
-        _FOLD = re.compile(f"[{_ACCENTED}{_POINTS}]+")
-        _WIDE = re.compile("[\u3000\uff01-\uffdc]")
-    if _WIDE is not None and _WIDE.search(text):
-        text = narrow(text)
-    return _FOLD.sub(_decomposed, unicodedata.normalize("NFC", text))
-
-
-def _decomposed(run: re.Match[str]) -> str:
-    import unicodedata
-
-    return unicodedata.normalize("NFD", run.group().translate(_UNPOINTED)).translate(_GREEK_MARKS)
-
-
-#: :func:`narrow`'s table: U+FF01-U+FF5E as U+0021-U+007E, U+3000 as a space, the half-width
-#: Hangul letters (U+FFA0-U+FFDC) as their Hangul Compatibility Jamo (their ``<narrow>``
-#: decompositions, U+3131-U+3164: ``ﾾ`` is ``ㅎ``; NFKC would make them conjoining jamo).
-_NARROW = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20, 0xFFA0: 0x3164}
-_NARROW |= {half: half - 0xCE70 for half in range(0xFFA1, 0xFFBF)}  # consonants: ㄱ to ㅎ
-_NARROW |= {  # vowels: ㅏ to ㅣ, in rows of six
-    half: 0x314F + n for n, half in enumerate(h for h in range(0xFFC2, 0xFFDD) if h & 7 > 1)
-}
-
-
-_HALF_KANA: re.Pattern[str] | None = None
-
-
-def narrow(text: str) -> str:
-    """``text`` with the full-width forms of ASCII (``ＰＤＦ``, ``ＣＳＶ``: what Japanese and
-    Chinese input methods type) as ASCII, the ideographic space as a space, half-width Hangul
-    letters as Hangul Compatibility Jamo (what a Korean keyboard types alone: ``ﾾﾡ`` is
-    ``ㅎㄱ``) and half-width katakana (U+FF61-U+FF9F, from some input methods and older
-    systems) as katakana, a voiced sound mark joined to the kana before it (``ﾌﾟﾙﾘｸｴｽﾄ`` is
-    ``プルリクエスト``): the same word in another width is the same word to ``show
-    --section``, ``search`` and ``find`` (:func:`folded` narrows)."""
-    global _HALF_KANA
-    text = text.translate(_NARROW)
-    if text.isascii():
-        return text
-    if _HALF_KANA is None:
-        _HALF_KANA = re.compile("[\uff61-\uff9f]+")
-    return _HALF_KANA.sub(_kana, text)
-
-
-def _kana(run: re.Match[str]) -> str:
-    import unicodedata
-
-    return unicodedata.normalize("NFKC", run.group())
-
-
 def composed_match(name: str, names: Iterable[str]) -> str | None:
     """The one of ``names`` (a folder's entries, a skill's paths) that is ``name`` written
     composed otherwise, ``résumé.md`` typed for the ``re\u0301sume\u0301.md`` on disk: the
@@ -694,6 +594,8 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
 
 
 def __getattr__(name: str) -> object:
+    if name in ("folded", "narrow"):  # moved to skillc_index.folding (2026-12)
+        return getattr(__import__("skillc_index.folding", fromlist=["_"]), name)
     if name == "table_lines":  # moved to skillc_index.columns (2026-12); the README named it here
         return __import__("skillc_index.columns", fromlist=["_"]).table_lines
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -272,7 +272,7 @@ def cjk_pairs(text: str) -> str:
     global _CJK_RUN
     if text.isascii():
         return text
-    from skillc_index.text import folded
+    from skillc_index.folding import folded
 
     text = folded(text)
     data = text.encode("utf-8", "surrogatepass")

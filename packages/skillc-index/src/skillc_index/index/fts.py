@@ -10,7 +10,7 @@
   ``...使用中文进行...`` and not ``...中...文...``. Thai, Lao, Myanmar and Khmer, also
   written without spaces, are set apart so by grapheme (a letter with its marks and the
   consonants stacked under it).
-- Both settings first fold the text (:func:`~skillc_index.text.folded`, which ``find``
+- Both settings first fold the text (:func:`~skillc_index.folding.folded`, which ``find``
   shares): narrowed, composed, then each accented Latin and Greek letter decomposed, so
   ``unicode61`` takes every mark out of the word (with ``remove_diacritics 1`` it keeps
   ``ữ`` and ``ệ``, two marks each, whole) and ``dữ liệu`` is found by ``du lieu`` and by
@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 
 from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
+from skillc_index.folding import folded
 from skillc_index.index.scripts import CJK_CHARS, GRAPHEME, TOKEN_MARKS
-from skillc_index.text import composed, folded, valid_utf8
+from skillc_index.text import composed, valid_utf8
 
 __all__ = [
     "CJK_CHARS",
@@ -104,7 +105,7 @@ def index_tokenizer(setting: str) -> str:
 def prepare_fts_text(text: str, tokenizer: str) -> str:
     """Text as it goes into the ``sections`` table (and query words into MATCH).
 
-    Folded (:func:`~skillc_index.text.folded`: narrowed, composed, accented Latin and Greek
+    Folded (:func:`~skillc_index.folding.folded`: narrowed, composed, accented Latin and Greek
     letters decomposed) for every tokenizer; for ``cjk``, every CJK character, and every
     grapheme of Thai, Lao, Myanmar and Khmer (a letter with its marks, SARA AM too, and the
     consonants stacked under it: :data:`~skillc_index.index.scripts.GRAPHEME`), is wrapped in

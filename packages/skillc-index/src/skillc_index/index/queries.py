@@ -18,6 +18,7 @@ from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
 from skillc_index.files import fs_bytes, is_utf8, path_from_db
+from skillc_index.folding import folded
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -30,7 +31,7 @@ from skillc_index.index.snippets import (
     written_snippet,
 )
 from skillc_index.record import Record
-from skillc_index.text import composed, folded, one_line, printable
+from skillc_index.text import composed, one_line, printable
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -249,7 +250,7 @@ _MATCHING_SQL = (
 
 def heading_key(text: object) -> str:
     """What a heading's text and a ``show`` query are compared by: folded as ``search``
-    folds them (:func:`~skillc_index.text.folded`: full-width letters as ASCII, ``ＰＤＦ
+    folds them (:func:`~skillc_index.folding.folded`: full-width letters as ASCII, ``ＰＤＦ
     ｍｅｒｇｅ`` finds ``PDF merge``; Arabic and Hebrew without their vowel marks, polytonic
     Greek without its breathings), then composed (NFC: a heading or a query written
     decomposed, ``Crème`` as e and U+0300, is the precomposed one), then case folded, the

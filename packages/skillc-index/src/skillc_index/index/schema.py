@@ -39,7 +39,7 @@ version 8 set ``ก`` and ``ำ`` of ``กำลัง`` apart.
 Version 10 has version 9's tables; a file in UTF-16 or UTF-32 with its BOM is indexed as its
 text (:func:`~skillc_index.files.decoded`), which version 9 read as UTF-8: a NUL in each line.
 Version 11 has version 10's tables; the text of its ``sections`` is folded
-(:func:`~skillc_index.text.folded`: composed, accented Latin letters decomposed), for both
+(:func:`~skillc_index.folding.folded`: composed, accented Latin letters decomposed), for both
 settings: version 10 kept a decomposed text's words apart from the same words composed, and
 ``ữ``, ``ệ`` whole.
 Version 12 has version 11's tables; a file whose suffix is ``.md`` or ``.txt`` in another case
@@ -51,7 +51,7 @@ Version 13 has version 12's rows; its ``sections`` table has one more column, ``
 matched, so it is folded (composed, accents apart), and version 12 reported that spelling, not
 the file's (``é.md`` in NFD was named as its NFC twin, another file).
 Version 14 has version 13's tables; its folded text also takes out the breathings of polytonic
-Greek, narrows full-width ASCII and half-width Hangul (:func:`~skillc_index.text.folded`) and,
+Greek, narrows full-width ASCII and half-width Hangul (:func:`~skillc_index.folding.folded`) and,
 under ``cjk``, keeps a consonant stacked under a Khmer or Myanmar virama in the grapheme above
 it (:data:`~skillc_index.index.scripts.GRAPHEME`).
 Version 15 adds the ``originals`` table: of each ``sections`` row whose text the folding changed
