@@ -286,6 +286,65 @@ def test_a_turkish_heading_is_found_whichever_i_the_query_writes(
             assert show_section(built, query).heading == "Işık Ayarları"
 
 
+#: Skills of the audit of unicode text (s49, items 1 and 2): name, description, headings.
+FOLD_SKILLS = {
+    "aa": ("Işık ölçümü. Use when measuring.", ["Işık"]),
+    "bb": ("DİYARBAKIR raporu. Use when reporting.", ["DİYARBAKIR"]),
+    "multi": (
+        "Multilingual notes. Use when testing.",
+        ["Straße und Maß", "Ελληνικά", "Emoji 🚀 launch"],
+    ),
+}
+
+
+def test_show_search_and_find_fold_a_text_alike(cli: Callable[..., Run], project: Path) -> None:
+    """One fold for all three: ``search`` found ``## Işık`` by ``Işık`` only (not ``ışık``
+    nor ``IŞIK``) and ``## DİYARBAKIR`` by no ``diyarbakır``, nor ``find`` either, while
+    ``show --section`` found both; ``show`` found ``## Straße und Maß`` by ``STRASSE UND MASS``
+    but ``search`` and ``find`` not by ``strasse``; ``search`` found ``## Ελληνικά`` by
+    ``ΕΛΛΗΝΙΚΑ`` but ``show`` did not (E020), nor ``## Emoji 🚀 launch`` by the emoji with
+    U+FE0F, as an emoji picker types it. The installed script, as a user runs it."""
+    gateway = cli("skillc-gateway", script=True)
+    for name, (description, headings) in FOLD_SKILLS.items():
+        folder = project / ".claude" / "skills" / name
+        folder.mkdir(parents=True)
+        body = "".join(f"## {heading}\n\nBody of {name}.\n\n" for heading in headings)
+        text = f"---\nname: {name}\ndescription: {description}\n---\n# {name}\n\n{body}"
+        (folder / "SKILL.md").write_text(text, "utf-8")
+    cases = [
+        ("aa", "ışık", "Işık"),
+        ("aa", "IŞIK", "Işık"),
+        ("bb", "diyarbakır", "DİYARBAKIR"),
+        ("bb", "Diyarbakır", "DİYARBAKIR"),
+        ("multi", "STRASSE UND MASS", "Straße und Maß"),
+        ("multi", "strasse und mass", "Straße und Maß"),
+        ("multi", "ΕΛΛΗΝΙΚΑ", "Ελληνικά"),
+        ("multi", "ελληνικα", "Ελληνικά"),
+        ("multi", "Emoji \U0001f680\ufe0f launch", "Emoji 🚀 launch"),
+        ("multi", "Emoji \U0001f680\ufe0e launch", "Emoji 🚀 launch"),
+    ]
+    for skill, query, heading in cases:
+        shown = gateway("show", skill, "--section", query)
+        assert (shown.returncode, shown.stderr) == (0, ""), (query, shown.stderr)
+        assert shown.stdout.startswith(f"## {heading}\n\nBody of {skill}.\n"), query
+        found = gateway("search", skill, query, "--format", "json")
+        assert found.returncode == 0, found.stderr
+        sections = [hit["section"] for hit in json.loads(found.stdout)["results"]]
+        assert sections[:1] == [heading], (query, sections)
+    for skill, query in (
+        ("multi", "strasse"),
+        ("aa", "ışık"),
+        ("aa", "IŞIK"),
+        ("bb", "diyarbakır"),
+    ):
+        found = gateway("search", skill, query, "--format", "json")
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["results"], query
+        asked = gateway("find", query, "--format", "json")  # the words alone (clean_env)
+        assert asked.returncode == 0, asked.stderr
+        assert [hit["name"] for hit in json.loads(asked.stdout)["skills"]][:1] == [skill], query
+
+
 def test_a_heading_is_found_whatever_the_width_of_its_letters(
     built: ResolvedSkill, project: Path
 ) -> None:

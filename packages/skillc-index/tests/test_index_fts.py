@@ -217,6 +217,87 @@ def test_yo_and_greek_accents_are_folded(
 
 
 @pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
+def test_the_turkish_is_sharp_s_and_variation_selectors_fold(
+    fts_table: Callable[..., sqlite3.Connection], tokenizer: str
+) -> None:
+    """``ı`` is ``i`` (``İ`` was, once decomposed: ``diyarbakır`` finds ``DİYARBAKIR``),
+    ``ß`` and ``ẞ`` are ``ss`` and U+FE0E, U+FE0F no part of a word: ``Işık`` was found by
+    ``Işık`` alone and ``Straße`` by no ``strasse`` (audit unicode s49, item 1). The snippet
+    is the text as written."""
+    connection = fts_table(tokenizer, "Işık ölçümü", "DİYARBAKIR raporu", "Die Straße", "GROẞ")
+    for query in ("ışık", "IŞIK", "Işık", "isik", "diyarbakır", "Diyarbakir", "strasse", "STRAẞE"):
+        assert _hits(connection, query, tokenizer) == 1, query
+    assert _hits(connection, "gross", tokenizer) == 1
+    assert _snippet("Die Straße ist groß.", "strasse", tokenizer) == (
+        "Die [MATCH]Straße[/MATCH] ist groß."
+    )
+    assert _snippet("Işık ölçümü", "isik", tokenizer) == "[MATCH]Işık[/MATCH] ölçümü"
+    shown = _snippet("Start 🚀\ufe0f now\ufe0e", "now", tokenizer)
+    assert shown == "Start 🚀\ufe0f [MATCH]now\ufe0e[/MATCH]"
+
+
+@pytest.mark.parametrize(
+    ("heading", "queries"),
+    [
+        ("Işık", ["ışık", "IŞIK", "isik"]),
+        ("DİYARBAKIR", ["diyarbakır", "Diyarbakir"]),
+        ("İstanbul", ["istanbul", "ISTANBUL", "i\u0307stanbul"]),
+        ("Straße und Maß", ["STRASSE UND MASS", "strasse und mass", "STRAẞE UND MAẞ"]),
+        ("Ελληνικά", ["ΕΛΛΗΝΙΚΑ", "ελληνικα", normalize("NFD", "ελληνικά")]),
+        ("Crème Brûlée", ["creme brulee", "CRÈME BRÛLÉE", normalize("NFD", "crème brûlée")]),
+        ("Emoji 🚀 launch", ["emoji 🚀\ufe0f launch", "EMOJI 🚀\ufe0e LAUNCH"]),
+        ("Развёртывание", ["развертывание", "РАЗВЁРТЫВАНИЕ"]),
+        ("ＰＤＦ merge", ["pdf MERGE"]),
+    ],
+)
+def test_show_folds_a_heading_as_search_folds_its_words(
+    fts_table: Callable[..., sqlite3.Connection], heading: str, queries: list[str]
+) -> None:
+    """``show --section``'s key (``heading_key``: ``folding.folded_key``) is what ``search``
+    matches a word by: each query is one ``search`` finds the heading by, word for word, and
+    ``show`` found ``## Ελληνικά`` by no ``ΕΛΛΗΝΙΚΑ`` (accents kept), ``## Emoji 🚀 launch``
+    by no 🚀 and U+FE0F (audit unicode s49, item 2). Letters a tokenizer keeps apart stay
+    apart."""
+    from skillc_index.index.queries import heading_key
+
+    connection = fts_table("unicode61", heading)
+    for query in queries:
+        assert heading_key(query) == heading_key(heading), query
+        assert _hits(connection, query, "unicode61") == 1, query
+    for one, other in (("й", "и"), ("ø", "o"), ("ı", "l"), ("Resume", "Resumen")):
+        assert heading_key(one) != heading_key(other)
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "unicode61", "cjk"])
+def test_the_marks_show_takes_out_are_the_ones_search_does(tokenizer: str) -> None:
+    """:data:`~skillc_index.folding.DIACRITICS` holds the combining marks of U+0300-U+036F
+    that ``search``'s tokenizer takes out of a word (``a`` mark ``b`` is ``ab``); the others
+    split it. ``show`` takes out of a heading the marks ``search`` takes out of its folded
+    text (U+0340 is U+0300 once composed), and keeps the others (``a`` U+0305 ``b`` is no
+    ``ab``)."""
+    from skillc_index.folding import DIACRITICS, folded_key
+
+    connection = sqlite3.connect(":memory:")
+    clause = TOKENIZE_CLAUSES[tokenizer]
+    connection.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{clause}')")
+    connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, row)")
+
+    def words(text: str) -> list[str]:
+        connection.execute("INSERT INTO t (x) VALUES (?)", (text,))
+        found = [term for (term,) in connection.execute("SELECT term FROM v")]
+        connection.execute("DELETE FROM t")
+        return found
+
+    marks = re.compile(f"[{DIACRITICS}]")
+    for point in range(0x300, 0x370):
+        text = f"a{chr(point)}b"
+        assert (words(text) == ["ab"]) == bool(marks.match(chr(point))), hex(point)
+        one = words(prepare_fts_text(text, tokenizer)) == ["ab"]
+        assert one == (folded_key(text) == "ab"), hex(point)
+    connection.close()
+
+
+@pytest.mark.parametrize("tokenizer", ["porter", "cjk"])
 def test_every_letter_folded_stays_one_word(
     fts_table: Callable[..., sqlite3.Connection], tokenizer: str
 ) -> None:

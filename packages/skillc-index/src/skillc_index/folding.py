@@ -4,15 +4,17 @@ so that what one of them finds the others find.
 
 :func:`folded` is the text each hands on: to ``search``'s FTS5 tokenizer
 (:func:`~skillc_index.index.fts.prepare_fts_text`), to the find catalog's (skillc-gateway's
-``catalog.postings.cjk_pairs``), and to ``show``'s
-:func:`~skillc_index.index.queries.heading_key`.
+``catalog.postings.cjk_pairs``), and to :func:`folded_key`. The tokenizers then lowercase a
+word and take out of it the marks of :data:`DIACRITICS`; ``show`` compares whole texts, with
+no tokenizer, so :func:`folded_key` does both itself (case folding, a little more than
+lowercasing: ``ﬁ`` is ``fi``). That is the one difference, and why there are two functions.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["folded", "narrow"]
+__all__ = ["DIACRITICS", "folded", "folded_key", "narrow"]
 
 #: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
 #: Extended Additional, Vietnamese's), Greek, monotonic and polytonic (its tonos and
@@ -37,14 +39,26 @@ _POINTS = (
     "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670"
     "\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
 )
+#: The letters :func:`folded` spells otherwise, as case folding does or as a reader takes
+#: them: the dotless ``ı`` as ``i`` (``ışık`` and ``IŞIK`` are ``Işık``; the dotted ``İ`` is
+#: ``I`` and U+0307 once decomposed), ``ß`` and ``ẞ`` as ``ss`` (``strasse`` is ``Straße``),
+#: and the variation selectors U+FE0E and U+FE0F dropped (an emoji picker types 🚀 and
+#: U+FE0F, a heading holds 🚀 alone, or the other way round).
+_SPELLED: dict[int, str | None] = {0x131: "i", 0xDF: "ss", 0x1E9E: "SS", 0xFE0E: None, 0xFE0F: None}
+#: The combining marks FTS5's ``unicode61`` takes out of a word, with any
+#: ``remove_diacritics`` (the other marks of U+0300-U+036F split a word, as any character
+#: that is no letter or digit does; a test checks both): ``search`` and ``find`` find a word
+#: written with them by the word without them, and :func:`folded_key` takes them out.
+DIACRITICS = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
 _FOLD: re.Pattern[str] | None = None
 _WIDE: re.Pattern[str] | None = None  # what :func:`narrow` changes (compiled with _FOLD)
-_UNPOINTED: dict[int, None] = {}
+_UNMARKED: re.Pattern[str] | None = None  # DIACRITICS (compiled on first use)
+_RESPELLED: dict[int, str | None] = {}  # _SPELLED and the points taken out
 
 
 def folded(text: str) -> str:
     """``text`` as ``search`` (:func:`~skillc_index.index.fts.prepare_fts_text`), ``find``
-    (the catalog's ``cjk_pairs``) and ``show`` (``heading_key``) hand it on, each document
+    (the catalog's ``cjk_pairs``) and ``show`` (:func:`folded_key`) hand it on, each document
     and each request alike: in its narrow forms (:func:`narrow`: ``Ｐｙｔｈｏｎ`` is
     ``Python``, half-width katakana and Hangul full-width), composed (NFC: a decomposed
     ``dữ liệu``, from a Mac, is the one a keyboard writes), without the vowel points of Hebrew
@@ -54,8 +68,11 @@ def folded(text: str) -> str:
     ``ữ`` and ``ệ``, two marks each, ``ή`` and ``ё`` only so: ``du lieu`` finds ``dữ liệu``
     as ``bao cao`` finds ``báo cáo``, ``развертывание`` ``Развёртывание``), the marks of
     polytonic Greek it would split a word at taken out (:data:`_GREEK_MARKS`: ``αρχη``
-    finds ``Ἀρχὴ``). Otherwise only the text's composition changes. An ASCII text as it
-    is, at once (``unicodedata`` is imported for other text only)."""
+    finds ``Ἀρχὴ``), ``ı`` as ``i``, ``ß`` as ``ss`` and no variation selector U+FE0E or
+    U+FE0F (:data:`_SPELLED`). Otherwise only the text's composition changes. No change
+    crosses white space, so a text folded word by word is the text folded whole (``search``'s
+    snippets rely on it). An ASCII text as it is, at once (``unicodedata`` is imported for
+    other text only)."""
     global _FOLD, _WIDE
     if text.isascii():
         return text
@@ -63,8 +80,9 @@ def folded(text: str) -> str:
 
     if _FOLD is None:
         points = re.compile(f"[{_POINTS}]")
-        _UNPOINTED.update((code, None) for code in range(0x591, 0x6EE) if points.match(chr(code)))
-        _FOLD = re.compile(f"[{_ACCENTED}{_POINTS}]+")
+        _RESPELLED.update((code, None) for code in range(0x591, 0x6EE) if points.match(chr(code)))
+        _RESPELLED.update(_SPELLED)
+        _FOLD = re.compile(f"[{_ACCENTED}{_POINTS}\ufe0e\ufe0f]+")
         _WIDE = re.compile("[\u3000\uff01-\uffdc]")
     if _WIDE is not None and _WIDE.search(text):
         text = narrow(text)
@@ -74,7 +92,26 @@ def folded(text: str) -> str:
 def _decomposed(run: re.Match[str]) -> str:
     import unicodedata
 
-    return unicodedata.normalize("NFD", run.group().translate(_UNPOINTED)).translate(_GREEK_MARKS)
+    return unicodedata.normalize("NFD", run.group().translate(_RESPELLED)).translate(_GREEK_MARKS)
+
+
+def folded_key(text: str) -> str:
+    """What ``show --section`` compares a heading and a query by
+    (:func:`~skillc_index.index.queries.heading_key`): :func:`folded`, then what the
+    tokenizers of ``search`` and ``find`` do to a word after it, as ``show`` compares whole
+    texts with no tokenizer: case folded (``über`` is ``Über``, ``STRASSE UND MASS`` ``Straße
+    und Maß``) and without the marks of :data:`DIACRITICS` (``ελληνικα`` and ``ΕΛΛΗΝΙΚΑ``
+    are ``Ελληνικά``, ``ISTANBUL`` is ``İstanbul``, ``cafe`` ``Café``), composed again (NFC).
+    An ASCII text case folded, at once."""
+    global _UNMARKED
+    key = folded(text).casefold()
+    if key.isascii():
+        return key
+    import unicodedata  # a C module
+
+    if _UNMARKED is None:
+        _UNMARKED = re.compile(f"[{DIACRITICS}]+")
+    return unicodedata.normalize("NFC", _UNMARKED.sub("", key))
 
 
 #: :func:`narrow`'s table: U+FF01-U+FF5E as U+0021-U+007E, U+3000 as a space, the half-width

@@ -33,6 +33,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from skillc_index.folding import DIACRITICS as _DIACRITICS
 from skillc_index.index.scripts import TOKEN_MARKS
 
 __all__ = [
@@ -71,7 +72,9 @@ __all__ = [
     "weight_sql",
 ]
 
-#: Bumped when the tables, the tokenizer or what a skill's text is read as change (16:
+#: Bumped when the tables, the tokenizer or what a skill's text is read as change (17:
+#: ``ı`` read as ``i``, ``ß`` as ``ss``, no variation selector U+FE0E or U+FE0F, as ``search``
+#: and ``show`` read them (skillc-index's ``folding``); 16:
 #: polytonic Greek without its breathings, half-width Hangul as compatibility jamo, a Khmer
 #: or Myanmar consonant stacked under a virama in the grapheme above it; 15:
 #: the text folded as ``search``'s (skillc-index's ``folded``: composed, so a decomposed
@@ -82,15 +85,16 @@ __all__ = [
 #: a development build's): the catalog then indexes every skill anew. A change of
 #: skillc-index's parse does too: the catalog records the index schema version its headings
 #: were read under (``index_schema_version``).
-RANK_VERSION = 16
+RANK_VERSION = 17
 
 #: The catalog's tokenizer: words stemmed, diacritics removed, and the marks of Indic and
 #: Southeast Asian scripts kept in words (skillc-index's ``TOKEN_MARKS``).
 TOKENIZER = "tokenize='porter unicode61 remove_diacritics 2" + TOKEN_MARKS + "'"
-#: The combining marks :data:`TOKENIZER` takes out of a word (the rest split words, as any
-#: character that is no letter or digit does): a word written decomposed (NFD ``crème``: ``e``
-#: and U+0300) is one word, ``creme``, as it is precomposed (:func:`.rank.query_terms`).
-DIACRITICS = "\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331"
+#: The combining marks :data:`TOKENIZER` takes out of a word (skillc-index's, which ``show``
+#: takes out too; the rest split words, as any character that is no letter or digit does): a
+#: word written decomposed (NFD ``crème``: ``e`` and U+0300) is one word, ``creme``, as it is
+#: precomposed (:func:`.rank.query_terms`).
+DIACRITICS = _DIACRITICS
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rank_postings (
     doc INTEGER NOT NULL, term TEXT NOT NULL, w REAL NOT NULL, skill INTEGER NOT NULL,

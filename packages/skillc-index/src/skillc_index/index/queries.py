@@ -18,7 +18,7 @@ from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
 from skillc_index.files import fs_bytes, is_utf8, path_from_db
-from skillc_index.folding import folded
+from skillc_index.folding import folded_key
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -31,7 +31,7 @@ from skillc_index.index.snippets import (
     written_snippet,
 )
 from skillc_index.record import Record
-from skillc_index.text import composed, one_line, printable
+from skillc_index.text import one_line, printable
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -249,19 +249,15 @@ _MATCHING_SQL = (
 
 
 def heading_key(text: object) -> str:
-    """What a heading's text and a ``show`` query are compared by: folded as ``search``
-    folds them (:func:`~skillc_index.folding.folded`: full-width letters as ASCII, ``ＰＤＦ
-    ｍｅｒｇｅ`` finds ``PDF merge``; Arabic and Hebrew without their vowel marks, polytonic
-    Greek without its breathings), then composed (NFC: a heading or a query written
-    decomposed, ``Crème`` as e and U+0300, is the precomposed one), then case folded, the
-    Turkish i's alike (``İ`` folds to i and U+0307, which is dropped; a dotless ``ı`` is i:
-    ``istanbul`` and ``ISTANBUL`` find ``İstanbul``, ``ışık`` ``Işık``, as ``search`` and
-    ``find`` do). The one key of every lookup of a section (:func:`find_headings`, the
-    gateway's hidden files and its suggestions)."""
-    key = composed(folded(str(text))).casefold()
-    if key.isascii():
-        return key
-    return key.replace("i\u0307", "i").replace("\u0131", "i")
+    """What a heading's text and a ``show`` query are compared by: the one fold ``search``
+    and ``find`` match by too (:func:`~skillc_index.folding.folded_key`: full-width letters
+    as ASCII, ``ＰＤＦ ｍｅｒｇｅ`` finds ``PDF merge``; however its accents are composed, and
+    without them, ``ΕΛΛΗΝΙΚΑ`` finds ``Ελληνικά``; Arabic and Hebrew without their vowel
+    marks; case folded, ``STRASSE`` finds ``Straße``, and the Turkish i's alike, ``istanbul``
+    finds ``İstanbul``, ``ışık`` ``Işık``; no variation selector, so 🚀 and U+FE0F find 🚀).
+    The one key of every lookup of a section (:func:`find_headings`, the gateway's hidden
+    files and its suggestions)."""
+    return folded_key(str(text))
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:

@@ -6,7 +6,7 @@ of any file bumps it, so that every index made before is stale and built again (
 made by older code would otherwise still be current and serve the old parse;
 ``test_index_fingerprint`` fails until the version is bumped).
 
-Schema (version 15): the RFC's ``sections`` FTS5 table (and its ``path``), its ``originals``,
+Schema (version 16): the RFC's ``sections`` FTS5 table (and its ``path``), its ``originals``,
 the ``headings`` table with ``idx_headings_text``, ``index_meta`` (``source_hash``,
 ``skill_path``, ``schema_version``, ``indexed_at``, ``tokenizer``, plus ``stats_at_ns``), and a
 ``files`` table with the path, size, modification time, inode and change time of every source
@@ -59,6 +59,10 @@ Version 15 adds the ``originals`` table: of each ``sections`` row whose text the
 the row's rowid, NULL for a column the folding left as it was), which ``search`` shows
 (:mod:`~skillc_index.index.snippets`: the harakat and points, the accents, the full-width
 letters, without the U+200B of ``cjk``) while it matches the folded text.
+Version 16 has version 15's tables; its folded text also spells ``ı`` as ``i`` and ``ß`` as
+``ss`` and drops the variation selectors U+FE0E and U+FE0F (:mod:`~skillc_index.folding`,
+the fold ``show --section`` and ``find`` share): version 15 found ``Işık`` by ``Işık`` only
+and ``Straße`` by no ``strasse``.
 An index of another version is stale, so it is built again; so is a find catalog made under
 another version (it keeps each skill's headings). The version lives in
 :mod:`~skillc_index.index.version`, which imports nothing.

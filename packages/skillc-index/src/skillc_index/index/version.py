@@ -6,4 +6,4 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
