@@ -1429,42 +1429,79 @@ def test_a_ctrl_c_reaching_a_worker_as_it_starts_neither_prints_nor_breaks_the_p
     assert statuses(done.stdout) == dict.fromkeys(names, "built")
 
 
-def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
-    clean_env: dict[str, str],
-    skc_on_path: None,  # else the build warns that skc is not on PATH (this env lacks it)
-    project: Path,
-    write_skill: WriteSkill,
-    line_within: Callable[..., Any],
-) -> None:
-    """A second Ctrl-C while the batch waits for the running builds (here: builds that
-    never end) kills them; the command ends with 130 and prints nothing. It was raised in
-    the pool's join of its thread, which took the thread for ended (CPython before 3.13):
-    the pool closed its pipes under the running thread, which printed "Exception in thread
-    ... OSError: handle is closed" when a build's result came in then (`timeout -s INT`,
-    which sends SIGINT twice)."""
-    for number in range(4):
-        write_skill(project / "skills" / f"s{number}")
-    code = (
-        "import sys, threading, time\n"
-        "import skillc_index.build.batch as batch\n"
-        "import skillc_index.build.compiler as compiler\n"
-        "from skillc_index.cli import main\n"
-        "def never_ends(manifest):\n"
-        "    print('building', flush=True)\n"
-        "    while not batch._worker['stop'].is_set():\n"
+#: Where the batch is when the second Ctrl-C comes, said by a line it prints: telling its
+#: workers to stop (the parent's ``stop.set()``, held there until the test sent the second
+#: Ctrl-C, as a loaded machine may hold it), or waiting for the running builds (the pool's
+#: join of its thread, in the main thread).
+SECOND_CTRL_C_WHILE = {
+    "telling": (
+        "import multiprocessing.synchronize as synchronize\n"
+        "set_event = synchronize.Event.set\n"
+        "def told(event):\n"
+        "    set_event(event)\n"
+        "    print('telling', flush=True)\n"
+        "    while not os.path.exists('second-sent'):\n"
         "        time.sleep(0.01)\n"
-        "    print('stopping', flush=True)\n"
-        "    time.sleep(3600)\n"
-        "compiler.manifest_bytes = never_ends\n"
-        "batch.usable_cores = lambda: 2\n"
+        "synchronize.Event.set = told\n"
+    ),
+    "joining": (
         "join = threading.Thread.join\n"
         "def join_told(thread, *args):\n"
+        "    if threading.current_thread() is threading.main_thread():\n"
+        "        print('joining', flush=True)\n"
         "    try:\n"
         "        return join(thread, *args)\n"
         "    except KeyboardInterrupt:\n"
         "        print('join interrupted', file=sys.stderr, flush=True)\n"
         "        raise\n"
         "threading.Thread.join = join_told\n"
+    ),
+}
+
+
+def line_until(
+    process: subprocess.Popen[str], wanted: str, line_within: Callable[..., Any]
+) -> None:
+    """Read ``process``'s lines until ``wanted``; the test fails when its output ends first
+    (each line waited for within :func:`line_within`'s bound)."""
+    while (line := line_within(process)) != wanted:
+        if line == "":
+            process.kill()
+            pytest.fail(f"the output ended before {wanted!r}: {process.communicate()[1]}")
+
+
+@pytest.mark.parametrize("when", sorted(SECOND_CTRL_C_WHILE))
+def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
+    clean_env: dict[str, str],
+    skc_on_path: None,  # else the build warns that skc is not on PATH (this env lacks it)
+    project: Path,
+    write_skill: WriteSkill,
+    line_within: Callable[..., Any],
+    when: str,
+) -> None:
+    """A second Ctrl-C while the batch waits for the running builds (here: builds that
+    never end) kills them; the command ends with 130 and prints nothing. It was raised in
+    the pool's join of its thread, which took the thread for ended (CPython before 3.13):
+    the pool closed its pipes under the running thread, which printed "Exception in thread
+    ... OSError: handle is closed" when a build's result came in then (`timeout -s INT`,
+    which sends SIGINT twice). One that came as the batch told its workers to stop, before
+    it took the second Ctrl-C as its own, was raised there: the process waited for its
+    never-ending builds at exit (a test that sent it 0.2 s after a worker stopped hung on a
+    loaded machine). Each second Ctrl-C is sent once the batch says it is there
+    (:data:`SECOND_CTRL_C_WHILE`), never after a sleep."""
+    for number in range(4):
+        write_skill(project / "skills" / f"s{number}")
+    code = (
+        "import os, sys, threading, time\n"
+        "import skillc_index.build.batch as batch\n"
+        "import skillc_index.build.compiler as compiler\n"
+        "from skillc_index.cli import main\n"
+        "def never_ends(manifest):\n"
+        "    print('building', flush=True)\n"
+        "    time.sleep(3600)\n"
+        "compiler.manifest_bytes = never_ends\n"
+        "batch.usable_cores = lambda: 2\n"
+        f"{SECOND_CTRL_C_WHILE[when]}"
         "raise SystemExit(main(['build', 'skills/']))\n"
     )
     process = subprocess.Popen(
@@ -1479,11 +1516,10 @@ def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
     try:
         assert line_within(process) == "building\n"
         os.killpg(process.pid, signal.SIGINT)
-        while line_within(process) != "stopping\n":  # the batch is waiting for its builds
-            pass
-        time.sleep(0.2)
+        line_until(process, f"{when}\n", line_within)
         os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        (project / "second-sent").touch()
+        _, err = process.communicate(timeout=120)
     finally:
         if process.returncode is None:
             os.killpg(process.pid, signal.SIGKILL)

@@ -368,11 +368,13 @@ def build_skills(
             # aside); a second Ctrl-C kills them at once. It raises nothing meanwhile: a
             # KeyboardInterrupt in the pool's join of its thread took that thread for ended
             # (CPython before 3.13), and the pool closed its pipes under it (tracebacks of
-            # "OSError: handle is closed" from its thread)
-            stop.set()
+            # "OSError: handle is closed" from its thread). The second Ctrl-C's handler is set
+            # before the workers are told: one that came as they stopped (``timeout -s INT``
+            # sends two) was raised here, and the process waited for its builds at exit
             main = threading.current_thread() is threading.main_thread()
             previous = signal.signal(signal.SIGINT, lambda *_: kill_workers()) if main else None
             try:
+                stop.set()
                 pool.shutdown(wait=True, cancel_futures=True)
             except BaseException:
                 end_workers()
