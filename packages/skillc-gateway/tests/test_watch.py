@@ -1513,6 +1513,107 @@ def test_a_fifo_at_the_lock_is_never_waited_on(gateway_process: Run, home: Path)
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
+#: ``python -m skillc_gateway watch`` whose ``flock`` prints ``tried`` the first time an
+#: exclusive lock is refused (then raises as it would), and whose wait for a probe to let the
+#: lock go is no shorter than the test's turn to run on a loaded machine.
+TELLS_A_REFUSED_LOCK = (
+    "import fcntl, runpy, sys\n"
+    "import skillc_gateway.catalog.client as client\n"
+    "client.PROBE_SECONDS = 600\n"
+    "flock = fcntl.flock\n"
+    "told = []\n"
+    "def flock_told(fd, operation):\n"
+    "    try:\n"
+    "        return flock(fd, operation)\n"
+    "    except BlockingIOError:\n"
+    "        if operation & fcntl.LOCK_EX and not told:\n"
+    "            told.append(operation)\n"
+    "            print('tried', flush=True)\n"
+    "        raise\n"
+    "fcntl.flock = flock_told\n"
+    "sys.argv = ['skillc-gateway', 'watch']\n"
+    "runpy.run_module('skillc_gateway', run_name='__main__')\n"
+)
+
+
+def test_a_server_that_starts_as_a_client_reads_the_lock_takes_it(
+    gateway: Run, clean_env: dict[str, str], home: Path, line_within: Callable[..., Any]
+) -> None:
+    """A client's look at the home's lock (``lock_holder``: ``--status``, a find, a catalog's
+    open) holds it shared for the time of a read; a server that tried to take it then died
+    with E060 "a find server already runs for this skillc home (pid ?)" (the file of a
+    fresh home names nobody; a test that polled ``--status`` as its server started failed
+    so on a loaded machine). It tries again while no running process is named there: here
+    the look lasts until the server was refused once."""
+    (home / ".skillc").mkdir()
+    probe = os.open(home / ".skillc" / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    import fcntl
+
+    fcntl.flock(probe, fcntl.LOCK_SH)  # lock_holder, caught between its flock and its close
+    process = subprocess.Popen(
+        [sys.executable, "-c", TELLS_A_REFUSED_LOCK],
+        cwd=home,
+        env=clean_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # the server's log: its "ready"
+        text=True,
+    )
+    try:
+        try:
+            assert line_within(process) == "tried\n"
+        finally:
+            os.close(probe)
+        said = []
+        while not (line := line_within(process)).endswith(": ready\n"):
+            assert line, "".join(said)  # it ended (E060) before it was ready
+            said.append(line)
+        assert status(gateway)["pid"] == process.pid
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=READY_SECONDS)
+
+
+def test_a_find_that_starts_a_server_as_a_client_reads_the_lock_starts_it(
+    gateway_process: Run, clean_env: dict[str, str], project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """The same for the server a find starts (``start_for_later``, which takes the lock to
+    hand it over): a client's look at the lock at that instant left the find with no server
+    (and ``--detach`` said E060 "already runs"). The look lasts until the lock was refused
+    once."""
+    import fcntl
+
+    layout = Layout.discover(project, clean_env)
+    layout.global_dir.mkdir(parents=True, exist_ok=True)  # a find made it (its catalog)
+    probes = [os.open(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)]
+    fcntl.flock(probes[0], fcntl.LOCK_SH)
+    flock = fcntl.flock
+
+    def refused_once(fd: int, operation: int) -> None:
+        try:
+            flock(fd, operation)
+        except BlockingIOError:
+            if operation & fcntl.LOCK_EX and probes:
+                os.close(probes.pop())  # the look ends
+            raise
+
+    monkeypatch.setattr(fcntl, "flock", refused_once)
+    try:
+        pid = start_for_later(layout)
+    finally:
+        for probe in probes:
+            os.close(probe)
+    assert pid is not None and not probes  # (the lock was refused, then taken)
+    try:
+        done = gateway_process("watch", "--status", "--format", "json")
+        assert json.loads(done.stdout)["pid"] == pid, done.stderr
+    finally:
+        stopped = gateway_process("watch", "--stop")
+        assert os.waitpid(pid, 0)[0] == pid
+    assert stopped.returncode == 0, stopped.stderr
+
+
 def test_another_programs_socket_is_not_waited_for(
     gateway: Run, home: Path, listening: Callable[[Path], socket.socket]
 ) -> None:

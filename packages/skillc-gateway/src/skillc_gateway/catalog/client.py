@@ -45,9 +45,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_MARGIN_SECONDS",
     "CONNECT_SECONDS",
+    "PROBE_SECONDS",
     "SILENT_SECONDS",
     "answers",
     "ask",
+    "claim_lock",
     "declined",
     "foreign_lock",
     "lock_holder",
@@ -363,6 +365,36 @@ def lock_holder(path: Path) -> str | None:
     finally:
         os.close(fd)
     return None
+
+
+#: How long a process that takes the find-server lock tries again while it may be held by a
+#: probe (:func:`claim_lock`).
+PROBE_SECONDS = 2.0
+
+
+def claim_lock(fd: int) -> None:
+    """Take the find-server lock (its file open as ``fd``) for a server: an exclusive
+    ``flock``. BlockingIOError when a server holds it or is starting: a running process is
+    named in the file (whoever takes the lock writes a pid there at once). Held while no
+    running process is named there (empty, or the pid of a server gone), the holder may be a
+    client's probe (:func:`lock_holder`: a shared lock for the time of a read): tried again
+    for up to :data:`PROBE_SECONDS`. A server started at the instant of a ``--status`` or a
+    find's probe died with E060 "already runs (pid ?)"."""
+    import fcntl
+
+    deadline = time.monotonic() + PROBE_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            from skillc_index.cores import running
+
+            named = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            if (named.isdigit() and running(int(named))) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
+        else:
+            return
 
 
 #: The most of ``/proc/locks`` read looking for a lock (about 10,000 locks).

@@ -22,6 +22,7 @@ from skillc_gateway.catalog import BUDGET_SECONDS, FINISH_WITHIN
 from skillc_gateway.catalog.client import (
     ANSWER_MARGIN_SECONDS,
     answers,
+    claim_lock,
     foreign_lock,
     lock_holder,
     process_stopped,
@@ -364,12 +365,11 @@ def _spawn_locked(
     server runs or starts), OSError when it cannot be opened or no process made,
     FindServerError when it or the log is not a regular file (:func:`.protocol.open_home_file`)."""
     import contextlib
-    import fcntl
 
     layout.global_dir.mkdir(parents=True, exist_ok=True)
     lock = open_home_file(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        claim_lock(lock)  # a client's probe holding it an instant is waited for
         child = _spawn(layout, idle, lock, build)
         with contextlib.suppress(OSError):
             os.ftruncate(lock, 0)

@@ -71,16 +71,17 @@ def bind_socket(path: str) -> tuple[socket.socket, tuple[int, int]]:
 
 
 def take_lock(path: Path) -> int:
-    """The home's find-server lock (held while the server runs); FindServerError when another
-    server holds it or it is no regular file (a symlink is not followed)."""
-    import fcntl
+    """The home's find-server lock (held while the server runs: :func:`.client.claim_lock`);
+    FindServerError when another server holds it or it is no regular file (a symlink is not
+    followed)."""
+    from skillc_gateway.catalog.client import claim_lock
 
     try:
         fd = open_home_file(path, os.O_RDWR | os.O_CREAT)
     except OSError as exc:
         raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        claim_lock(fd)
     except BlockingIOError:
         holder = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
