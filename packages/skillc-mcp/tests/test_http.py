@@ -648,7 +648,8 @@ _POST_AS_CLIENT = """\
 import json, socket, sys
 host, port = sys.argv[1].rsplit(":", 1)
 body = sys.argv[2].encode()
-head = (f"POST /mcp HTTP/1.1\\r\\nHost: {sys.argv[1]}\\r\\nContent-Type: application/json\\r\\n"
+head = (f"{sys.argv[4]} /mcp HTTP/1.1\\r\\nHost: {sys.argv[1]}\\r\\n"
+        "Content-Type: application/json\\r\\n"
         "Accept: application/json, text/event-stream\\r\\n" + sys.argv[3] +
         f"Content-Length: {len(body)}\\r\\nConnection: close\\r\\n\\r\\n")
 s = socket.create_connection((host, int(port)), timeout=30)
@@ -656,23 +657,37 @@ s.sendall(head.encode() + body)
 data = b""
 while chunk := s.recv(65536):
     data += chunk
-status = data.split(b"\\r\\n", 1)[0].split()[1].decode()
-print(json.dumps([int(status), data.partition(b"\\r\\n\\r\\n")[2].decode()]))
+head, _, body = data.partition(b"\\r\\n\\r\\n")
+status = head.split(b"\\r\\n", 1)[0].split()[1].decode()
+print(json.dumps([int(status), body.decode(), head.decode("latin-1")]))
 """
 
 
-def _post_as(uid: int, server: HttpServer, body: dict[str, Any], auth: str = "") -> Any:
-    """``body`` POSTed to ``server`` by a process of user ``uid`` (the system's python3, one
-    that user can run); (status, body text)."""
+def _post_as(
+    uid: int,
+    server: HttpServer,
+    body: dict[str, Any],
+    auth: str = "",
+    *,
+    origin: str = "",
+    method: str = "POST",
+) -> Any:
+    """``body`` POSTed (or sent by ``method``) to ``server`` by a process of user ``uid``
+    (the system's python3, one that user can run), from a page of ``origin`` when given (a
+    preflight: ``method`` ``OPTIONS``); (status, body text, the response's head)."""
     import shutil
 
     python = shutil.which("python3", path="/usr/bin:/bin")
     if python is None:
         pytest.skip("no system python3")
     header = f"Authorization: Bearer {auth}\r\n" if auth else ""
+    if origin:
+        header += f"Origin: {origin}\r\n"
+    if method == "OPTIONS":
+        header += "Access-Control-Request-Method: POST\r\n"
     address = server.url.removeprefix("http://").removesuffix("/mcp")
     done = subprocess.run(
-        [python, "-c", _POST_AS_CLIENT, address, json.dumps(body), header],
+        [python, "-c", _POST_AS_CLIENT, address, json.dumps(body), header, method],
         user=uid,
         capture_output=True,
         text=True,
@@ -697,7 +712,7 @@ def test_without_tokens_only_the_server_s_own_user_is_served(
     error saying why; near misses: the server's own user is served, and with tokens the other
     user is served on a token (and refused without one, 401, as anyone)."""
     server = start("--log-requests")
-    status, text = _post_as(65534, server, INIT)
+    status, text, _ = _post_as(65534, server, INIT)
     assert status == 403
     error = json.loads(text)["error"]
     assert error.startswith("forbidden: refused a connection from user 65534: without tokens")
@@ -716,6 +731,30 @@ def test_without_tokens_only_the_server_s_own_user_is_served(
     assert _post_as(65534, server, INIT)[0] == 401
 
 
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0,
+    reason="connecting as another user needs root (and Linux's /proc/net/tcp)",
+)
+def test_another_user_s_refusal_grants_no_origin(start: Callable[..., HttpServer]) -> None:
+    """Without tokens, the 403 refusing another local user's request (a POST, a preflight)
+    from a page of an ``--allow-origin`` origin said ``Access-Control-Allow-Origin``: it told
+    that user's page its origin is allowed, and let it read the refusal. A refusal before the
+    peer is accepted carries no CORS header; near miss: the server's own user's answers from
+    that page carry them."""
+    page = "https://app.example.com"
+    server = start("--allow-origin", page)
+    for method in ("POST", "OPTIONS"):
+        status, text, head = _post_as(65534, server, INIT, origin=page, method=method)
+        assert status == 403 and "refused a connection from user 65534" in text, method
+        assert "access-control-" not in head.lower(), head
+    own = httpx.post(server.url, headers={**HEADERS, "origin": page}, json=INIT)
+    assert own.status_code == 200 and own.headers["access-control-allow-origin"] == page
+    asked = {"origin": page, "access-control-request-method": "POST"}
+    preflight = httpx.options(server.url, headers=asked)
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == page
+
+
 def test_another_user_s_cors_preflight_is_refused_before_it_is_answered() -> None:
     """Without tokens, another local user's CORS preflight (``OPTIONS`` from an
     ``--allow-origin`` page) was answered 204 with the CORS headers: the preflight came before
@@ -731,7 +770,7 @@ def test_another_user_s_cors_preflight_is_refused_before_it_is_answered() -> Non
     def answer(tokens: dict[str, bytes], uid: int) -> int | None:
         gate = Gate(tokens, [page], [], loopback=True)
         scope = {"method": "OPTIONS", "state": {PEER_UID: uid}}
-        refused = gate.admit(scope, headers)[1]
+        refused = gate.refuse(scope, headers) or gate.admit(scope, headers)[1]
         return None if refused is None else refused[0]
 
     assert answer({}, other) == 403

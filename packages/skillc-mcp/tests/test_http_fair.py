@@ -370,8 +370,9 @@ def test_a_page_of_an_allowed_origin_gets_its_cors_answers(
     no response said ``Access-Control-Allow-Origin``, so the page could read none (nor its
     ``Mcp-Session-Id``). The preflight of an allowed origin is answered (before the token:
     a browser sends none on it), and its responses carry the CORS headers, a 401 too. Near
-    misses: a refused origin stays 403 without them, a loopback origin (allowed, not given)
-    gets none, and an ``OPTIONS`` that is no preflight is refused as before."""
+    misses: a refused origin stays 403 without them, a refused ``Host`` is 421 without them
+    (an allowed page's too), a loopback origin (allowed, not given) gets none, and an
+    ``OPTIONS`` that is no preflight is refused as before."""
     tokens = tmp_path / "tokens"
     tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
     tokens.chmod(0o600)
@@ -397,6 +398,10 @@ def test_a_page_of_an_allowed_origin_gets_its_cors_answers(
     assert unauthorized.headers["access-control-allow-origin"] == PAGE
     evil = httpx.options(server.url, headers={**asked, "origin": "https://evil.example.com"})
     assert evil.status_code == 403 and "access-control-allow-origin" not in evil.headers
+    # refused before its sender is accepted (its Host): no CORS header, the allowed page's too
+    rebound = httpx.post(server.url, headers={**HEADERS, **auth, "origin": PAGE, "host": "evil"})
+    assert rebound.status_code == 421
+    assert not [name for name in rebound.headers if name.startswith("access-control-")]
     local = {**HEADERS, **auth, "origin": "http://localhost:3000"}
     assert (
         "access-control-allow-origin"

@@ -305,9 +305,12 @@ class App:
         if scope.get("path") != ENDPOINT:
             body = b'{"error":"not found: the MCP endpoint is /mcp"}'
             return await reply(send, 404, body), None, "-"
+        refused = self.gate.refuse(scope, headers)
+        if refused is not None:  # Host, Origin, the peer's user: no CORS header
+            return await reply(send, *refused), None, "-"
         send = self.gate.cross_origin(send, headers)
         user, refused = self.gate.admit(scope, headers)
-        if refused is not None:  # Host, Origin, a CORS preflight, the peer's user, the token
+        if refused is not None:  # a CORS preflight, the token
             return await reply(send, *refused), None, "-"
         method = scope["method"]
         refusal = header_refusal(headers, None) if method != "POST" else None

@@ -19,9 +19,11 @@ bearer tokens, the ``Origin`` and ``Host`` headers it accepts.
   ``Host`` is checked only when ``--allow-host`` names the accepted ones (behind a reverse
   proxy the name is the proxy's).
 - Browsers: a request from an origin given with ``--allow-origin`` (not a loopback one) gets
-  the CORS headers, and its preflight (``OPTIONS``) is answered before the token check
-  (:func:`preflight`: a browser sends no ``Authorization`` on it), after the peer's user's
-  (another local user's preflight is refused 403, as its other requests are).
+  the CORS headers (not on a refusal of its ``Host`` or of the peer's user: another local
+  user's page is not told that its origin is allowed), and its preflight (``OPTIONS``) is
+  answered before the token check (:func:`preflight`: a browser sends no ``Authorization``
+  on it), after the peer's user's (another local user's preflight is refused 403, as its
+  other requests are).
 - :class:`Gate` makes these checks of each request, in order.
 - Shares (:class:`Shares`): one peer holds at most a share of the connections, one user
   (token) a share of the request places and of the event streams.
@@ -342,8 +344,9 @@ Refusal = tuple[int, bytes, list[tuple[bytes, bytes]]]
 
 class Gate:
     """The checks of this module, in order, for the HTTP server's requests: ``Host`` (421),
-    ``Origin`` (403), without tokens the peer's user (403), a CORS preflight (answered 204,
-    before the token: a browser sends none on it), then with tokens the token (401)."""
+    ``Origin`` (403), without tokens the peer's user (403) (:meth:`refuse`: answered with no
+    CORS header), a CORS preflight (answered 204, before the token: a browser sends none on
+    it), then with tokens the token (401) (:meth:`admit`, whose answers carry them)."""
 
     def __init__(
         self,
@@ -358,20 +361,26 @@ class Gate:
         self.loopback = loopback
         """Bound to a loopback address: the ``Host`` must be a loopback name (or allowed)."""
 
-    def admit(
-        self, scope: Mapping[str, Any], headers: Mapping[str, str]
-    ) -> tuple[str | None, Refusal | None]:
-        """Who sends a request (its token's name; None without tokens), and its answer when
-        the gate gives it."""
+    def refuse(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Refusal | None:
+        """The answer to a request refused before its peer is accepted (``Host``, ``Origin``,
+        without tokens the peer's user), else None: to be sent without the CORS headers (the
+        403 to another local user told its page that its origin is allowed)."""
         if not host_allowed(headers.get("host"), self.hosts, loopback=self.loopback):
-            return None, (421, b'{"error":"misdirected: Host not allowed"}', [])
+            return 421, b'{"error":"misdirected: Host not allowed"}', []
         origin = headers.get("origin")
         if origin is not None and not origin_allowed(origin, self.origins):
-            return None, (403, b'{"error":"forbidden: origin not allowed"}', [])
+            return 403, b'{"error":"forbidden: origin not allowed"}', []
         if not self.tokens:  # another user's preflight too: refused before it is answered
             refused = peer_refusal(connection_uid(scope))
             if refused is not None:
-                return None, (403, refused, [])
+                return 403, refused, []
+        return None
+
+    def admit(
+        self, scope: Mapping[str, Any], headers: Mapping[str, str]
+    ) -> tuple[str | None, Refusal | None]:
+        """Who sends a request :meth:`refuse` let through (its token's name; None without
+        tokens), and its answer when the gate gives it (a preflight's, a 401)."""
         answer = preflight(scope.get("method"), headers, self.origins)
         if answer is not None:
             return None, (204, b"", answer)
