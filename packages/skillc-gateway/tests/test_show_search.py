@@ -345,6 +345,51 @@ def test_show_search_and_find_fold_a_text_alike(cli: Callable[..., Run], project
         assert [hit["name"] for hit in json.loads(asked.stdout)["skills"]][:1] == [skill], query
 
 
+def test_the_heading_with_the_query_s_accents_is_served_alone(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``show --section`` ignores accents (``ΕΛΛΗΝΙΚΑ`` finds ``## Ελληνικά``), and served
+    ``## Resume`` for ``Résumé`` with W001 when both headings were there: the one with the
+    query's accents is served, with no warning, whichever comes first; the other only when
+    none has them, in the file asked for too (``--file``), in a hidden file too; E020
+    suggests the headings with the accents typed. The installed script, as a user runs it."""
+    gateway = cli("skillc-gateway", script=True)
+    folder = project / ".claude" / "skills" / "cv"
+    folder.mkdir(parents=True)
+    sections = "## Resume\n\nplain\n\n## Résumé\n\naccented\n\n## Ελληνικά\n\ngreek\n"
+    text = f"---\nname: cv\ndescription: Resumes. Use when writing one.\n---\n# CV\n\n{sections}"
+    (folder / "SKILL.md").write_text(text, "utf-8")
+    (folder / "b.md").write_text("# Café\n\nfirst\n\n# Cafe\n\nsecond\n\n# Naive\n\nb\n", "utf-8")
+    (folder / "c.md").write_text("# Naïve\n\nc\n", "utf-8")
+    (folder / ".d.md").write_text("# Resume\n\nhidden\n\n# Résumé\n\nhidden é\n", "utf-8")
+    cases = [
+        (["Résumé"], "## Résumé\n\naccented\n"),
+        (["résumé"], "## Résumé\n\naccented\n"),
+        (["RÉSUMÉ"], "## Résumé\n\naccented\n"),
+        (["Resume"], "## Resume\n\nplain\n"),
+        (["resume"], "## Resume\n\nplain\n"),
+        (["Cafe"], "# Cafe\n\nsecond\n"),
+        (["CAFÉ"], "# Café\n\nfirst\n"),
+        (["Naïve"], "# Naïve\n\nc\n"),
+        (["naive"], "# Naive\n\nb\n"),
+        (["Naïve", "--file", "b.md"], "# Naive\n\nb\n"),
+        (["RÉSUMÉ", "--file", ".d.md", "--hidden"], "# Résumé\n\nhidden é\n"),
+        (["resume", "--file", ".d.md", "--hidden"], "# Resume\n\nhidden\n"),
+        (["ΕΛΛΗΝΙΚΑ"], "## Ελληνικά\n\ngreek\n"),
+    ]
+    for args, expected in cases:
+        shown = gateway("show", "cv", "--section", *args)
+        assert (shown.returncode, shown.stderr) == (0, ""), (args, shown.stderr)
+        assert shown.stdout.rstrip("\n") == expected.rstrip("\n"), args
+    for query, suggested in (("Résu", "Résumé (SKILL.md)"), ("resu", "Resume (SKILL.md)")):
+        missing = gateway("show", "cv", "--section", query)
+        assert (missing.returncode, missing.stdout) == (1, ""), query
+        listed = [line for line in missing.stderr.splitlines() if line.startswith("  - ")]
+        assert listed == [f"  - {suggested}"], missing.stderr
+    missing = gateway("show", "cv", "--section", "Na")  # none typed: both, in order
+    assert "  - Naive (b.md)\n  - Naïve (c.md)\n" in missing.stderr
+
+
 def test_a_heading_is_found_whatever_the_width_of_its_letters(
     built: ResolvedSkill, project: Path
 ) -> None:

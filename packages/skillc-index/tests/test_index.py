@@ -434,6 +434,59 @@ def test_find_headings_with_and_without_the_cache(
     assert (index.snapshot.headings is None) == (cache_max == 2)
 
 
+@pytest.mark.parametrize("cache_max", [20_000, 2])
+def test_a_heading_with_the_query_s_accents_wins_over_one_without(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, cache_max: int
+) -> None:
+    """``Résumé`` found ``## Resume`` and ``## Résumé`` both once ``show`` ignored accents (two
+    matches, the first served with W001): the headings with the query's accents win, the
+    others only answer a query none has (``ΕΛΛΗΝΙΚΑ``, ``cafe``). SQLite's lookup (the first),
+    the snapshot's (the next), a large index's (always SQLite's), in one file as in all."""
+    from skillc_index import find_headings
+    from skillc_index.index import queries
+
+    monkeypatch.setattr(queries, "HEADINGS_CACHE_MAX", cache_max)
+    text = "# Notes\n\n## Resume\n\n## Résumé\n\n## Ελληνικά\n\n## Café\n"
+    (skill.source / "more.md").write_text(text, encoding="utf-8")
+    (skill.source / "only.md").write_text("# Resume\n", encoding="utf-8")
+    age(skill.source)
+    age(compile_skill(skill).index.path.parent)
+    index = require_index(skill, "ascii")
+    cases = {
+        "Résumé": [("more.md", "Résumé")],
+        "résumé": [("more.md", "Résumé")],
+        "RÉSUMÉ": [("more.md", "Résumé")],
+        "Re\u0301sume\u0301": [("more.md", "Résumé")],  # decomposed, as a Mac may type it
+        "Resume": [("more.md", "Resume"), ("only.md", "Resume")],
+        "RESUME": [("more.md", "Resume"), ("only.md", "Resume")],
+        "ΕΛΛΗΝΙΚΑ": [("more.md", "Ελληνικά")],
+        "cafe": [("more.md", "Café")],
+    }
+    for _ in range(2):
+        for query, expected in cases.items():
+            assert [(h.file, h.text) for h in find_headings(index, query)] == expected, query
+        # in one file: the accents of another file's heading take nothing from this one's
+        assert [h.text for h in find_headings(index, "Résumé", "only.md")] == ["Resume"]
+    assert index.snapshot.headings_read
+
+
+def test_the_matcher_prefers_the_query_s_accents_in_each_of_its_lookups() -> None:
+    """:class:`HeadingMatcher` (``stats``, the stub's commands, ``show --hidden``) chooses as
+    ``find_headings`` does, by the exact text and by the text on one line alike."""
+    from skillc_index import IndexedHeading
+    from skillc_index.index.queries import HeadingMatcher
+
+    matcher = HeadingMatcher(
+        IndexedHeading("a.md", text, 2, line, line + 1)
+        for line, text in enumerate(["Resume", "Résumé", "Resume\tnotes", "Résumé\tnotes"], 1)
+    )
+    assert [h.text for h in matcher.matches("RÉSUMÉ")] == ["Résumé"]
+    assert [h.text for h in matcher.matches("resume")] == ["Resume"]
+    assert [h.text for h in matcher.matches("Résumé notes")] == ["Résumé\tnotes"]
+    assert [h.text for h in matcher.matches("## resume notes")] == ["Resume\tnotes"]
+    assert [h.text for h in matcher.matches("résumé", "b.md")] == []
+
+
 def test_one_lookup_reads_only_its_matches(skill: ResolvedSkill) -> None:
     """A process that looks up one heading (``skc show``) has SQLite find it; the headings
     are read into the snapshot when a second lookup comes (issue 32: reading the 800

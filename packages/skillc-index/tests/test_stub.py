@@ -441,3 +441,24 @@ def test_skc_exec_is_named_only_when_the_skill_has_other_files() -> None:
         has_files=True,
     )
     assert "`skc exec -- '-x y' -- <command>`" in odd
+
+
+def test_headings_told_apart_by_their_accents_each_take_their_own_label() -> None:
+    """``## Resume`` and ``## Résumé``: ``show --section 'Résumé'`` reads the one with its
+    accents, so the stub lists each by its label, with no ``--nth 2`` for the second (it
+    listed one, as ``show`` then served ``Resume`` for either)."""
+    from skillc_index import IndexedHeading
+    from skillc_index.index.queries import HeadingMatcher
+
+    texts = ["Resume", "Résumé", "CAFÉ", "Cafe"]
+    matcher = HeadingMatcher(
+        IndexedHeading("SKILL.md", text, 2, line, line + 1) for line, text in enumerate(texts, 1)
+    )
+    text = render_stub(
+        skill="demo",
+        frontmatter={"name": "demo", "description": "A demo skill."},
+        headings=[(2, heading) for heading in texts],
+        references=[],
+        matcher=matcher,
+    )
+    assert top_sections(text) == ["- Resume", "- Résumé", "- CAFÉ", "- Cafe"]

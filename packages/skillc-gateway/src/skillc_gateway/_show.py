@@ -36,7 +36,7 @@ from skillc_index import (
 )
 from skillc_index.index.cache import ATTEMPTS, ensure_index, kept_changing, pause_before
 from skillc_index.index.freshness import kept_in_memory
-from skillc_index.index.queries import HeadingMatcher, heading_key
+from skillc_index.index.queries import HeadingMatcher, heading_case_key, heading_key
 from skillc_index.index.schema import file_stat
 from skillc_index.record import Record
 from skillc_index.text import BOM
@@ -95,19 +95,25 @@ class SectionText(Record):
 
 def _suggestions(query: str, headings: Iterable[IndexedHeading]) -> list[tuple[str, str]]:
     """Headings starting with, then containing, the query (case-insensitive), at most 5
-    (one pass, keeping no more than that: an index may hold a hundred thousand headings)."""
-    folded = heading_key(query)
-    prefix: list[IndexedHeading] = []
-    inside: list[IndexedHeading] = []
+    (one pass, keeping no more than that: an index may hold a hundred thousand headings);
+    those with its accents (``heading_case_key``) when any are, as ``show`` matches
+    (``closest_headings``): ``Résu`` suggests ``Résumé`` and not ``Resume`` beside it."""
+    folded, cased = heading_key(query), heading_case_key(query)
+    found: dict[tuple[bool, bool], list[IndexedHeading]] = {}  # (with accents, inside): 5
     for heading in headings:
         text = heading_key(heading.text)
-        if text.startswith(folded):
-            prefix.append(heading)
-            if len(prefix) == MAX_SUGGESTIONS:
-                break
-        elif folded in text and len(inside) < MAX_SUGGESTIONS:
-            inside.append(heading)
-    return [(h.text, h.file) for h in (prefix + inside)[:MAX_SUGGESTIONS]]
+        inside = not text.startswith(folded)
+        if inside and folded not in text:
+            continue
+        exact = cased in heading_case_key(heading.text)
+        kept = found.setdefault((exact, inside), [])
+        if len(kept) < MAX_SUGGESTIONS:
+            kept.append(heading)
+        elif exact and not inside:  # five with the accents, at the start: none goes before
+            break
+    prefer = any(exact for exact, _ in found)
+    chosen = [*found.get((prefer, False), []), *found.get((prefer, True), [])]
+    return [(h.text, h.file) for h in chosen[:MAX_SUGGESTIONS]]
 
 
 def show_section(

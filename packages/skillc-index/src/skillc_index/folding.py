@@ -8,13 +8,16 @@ so that what one of them finds the others find.
 word and take out of it the marks of :data:`DIACRITICS`; ``show`` compares whole texts, with
 no tokenizer, so :func:`folded_key` does both itself (case folding, a little more than
 lowercasing: ``ﬁ`` is ``fi``). That is the one difference, and why there are two functions.
+``show`` asks :func:`cased_key` first (:func:`folded_key` with the accents kept): ``Résumé``
+finds ``## Résumé`` and not ``## Resume`` beside it, and ``resume`` finds ``## Résumé`` when
+no heading is ``Resume``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DIACRITICS", "folded", "folded_key", "narrow"]
+__all__ = ["DIACRITICS", "cased_key", "folded", "folded_key", "narrow"]
 
 #: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
 #: Extended Additional, Vietnamese's), Greek, monotonic and polytonic (its tonos and
@@ -95,14 +98,29 @@ def _decomposed(run: re.Match[str]) -> str:
     return unicodedata.normalize("NFD", run.group().translate(_RESPELLED)).translate(_GREEK_MARKS)
 
 
+def cased_key(text: str) -> str:
+    """What ``show --section`` compares a heading and a query by first
+    (:func:`~skillc_index.index.queries.heading_case_key`): :func:`folded`, case folded and
+    composed again (NFC), the ``İ``'s dot dropped (``istanbul`` is ``İstanbul``, ``ışık``
+    ``Işık``, ``STRASSE`` ``Straße``): :func:`folded_key` but for the accents, which tell
+    ``Résumé`` from ``Resume`` here. An ASCII text case folded, at once."""
+    key = folded(text).casefold()
+    if key.isascii():
+        return key
+    import unicodedata  # a C module
+
+    return unicodedata.normalize("NFC", key).replace("i\u0307", "i")
+
+
 def folded_key(text: str) -> str:
-    """What ``show --section`` compares a heading and a query by
-    (:func:`~skillc_index.index.queries.heading_key`): :func:`folded`, then what the
-    tokenizers of ``search`` and ``find`` do to a word after it, as ``show`` compares whole
-    texts with no tokenizer: case folded (``über`` is ``Über``, ``STRASSE UND MASS`` ``Straße
-    und Maß``) and without the marks of :data:`DIACRITICS` (``ελληνικα`` and ``ΕΛΛΗΝΙΚΑ``
-    are ``Ελληνικά``, ``ISTANBUL`` is ``İstanbul``, ``cafe`` ``Café``), composed again (NFC).
-    An ASCII text case folded, at once."""
+    """What ``show --section`` compares a heading and a query by when no heading is the
+    query by :func:`cased_key` (:func:`~skillc_index.index.queries.heading_key`):
+    :func:`folded`, then what the tokenizers of ``search`` and ``find`` do to a word after
+    it, as ``show`` compares whole texts with no tokenizer: case folded (``über`` is
+    ``Über``, ``STRASSE UND MASS`` ``Straße und Maß``) and without the marks of
+    :data:`DIACRITICS` (``ελληνικα`` and ``ΕΛΛΗΝΙΚΑ`` are ``Ελληνικά``, ``ISTANBUL`` is
+    ``İstanbul``, ``cafe`` ``Café``), composed again (NFC). An ASCII text case folded, at
+    once."""
     global _UNMARKED
     key = folded(text).casefold()
     if key.isascii():

@@ -18,7 +18,7 @@ from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
 from skillc_index.files import fs_bytes, is_utf8, path_from_db
-from skillc_index.folding import folded_key
+from skillc_index.folding import cased_key, folded_key
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -39,7 +39,9 @@ __all__ = [
     "HeadingMatcher",
     "IndexOutline",
     "SectionHit",
+    "closest_headings",
     "find_headings",
+    "heading_case_key",
     "heading_key",
     "matching_headings",
     "normalized_query",
@@ -188,7 +190,7 @@ def matching_headings(
     normalised query (what an error quotes). Each text of :func:`section_queries` is looked
     up in turn; when none is a heading's, the headings whose text, on one line as a stub
     lists it or escaped as text output shows it, contains the query. ``find``: the headings
-    whose :func:`heading_key` is a text's; ``every``: all the headings looked in (an
+    a text matches (:func:`closest_headings`); ``every``: all the headings looked in (an
     index's, of one file with ``--file``, or a hidden file's)."""
     for candidate in section_queries(section):
         matches = find(candidate) if candidate else []
@@ -198,11 +200,12 @@ def matching_headings(
     if not query:
         return query, []
     folded = heading_key(query)
-    return query, [
+    found = [
         heading
         for heading in every()
         if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
     ]
+    return query, closest_headings(query, found, one_line, printable)
 
 
 class HeadingMatcher:
@@ -230,11 +233,11 @@ class HeadingMatcher:
         return self._by_file.get(file, [])
 
     def with_text(self, text: str, file: str | None = None) -> list[IndexedHeading]:
-        """The headings whose text is ``text`` as ``show`` compares them (:func:`heading_key`),
+        """The headings ``text`` matches as ``show`` compares them (:func:`closest_headings`),
         of ``file`` only when given, in order."""
         fold = heading_key(text)  # as find_headings: no heading holds bytes not UTF-8
         found = self._by_key.get(fold, []) if is_utf8(fold) else []
-        return [h for h in found if file is None or h.file == file]
+        return closest_headings(text, [h for h in found if file is None or h.file == file])
 
     def matches(self, section: str, file: str | None = None) -> list[IndexedHeading]:
         """The headings ``show --section SECTION`` (``--file FILE``) matches, in order."""
@@ -249,7 +252,9 @@ _MATCHING_SQL = (
 
 
 def heading_key(text: object) -> str:
-    """What a heading's text and a ``show`` query are compared by: the one fold ``search``
+    """What a heading's text and a ``show`` query are compared by, the headings grouped by
+    (:func:`closest_headings` prefers those of the same :func:`heading_case_key` among
+    them): the one fold ``search``
     and ``find`` match by too (:func:`~skillc_index.folding.folded_key`: full-width letters
     as ASCII, ``ＰＤＦ ｍｅｒｇｅ`` finds ``PDF merge``; however its accents are composed, and
     without them, ``ΕΛΛΗΝΙΚΑ`` finds ``Ελληνικά``; Arabic and Hebrew without their vowel
@@ -258,6 +263,36 @@ def heading_key(text: object) -> str:
     The one key of every lookup of a section (:func:`find_headings`, the gateway's hidden
     files and its suggestions)."""
     return folded_key(str(text))
+
+
+def heading_case_key(text: object) -> str:
+    """:func:`heading_key` with the accents kept (:func:`~skillc_index.folding.cased_key`:
+    case folded, ``RÉSUMÉ`` is ``résumé`` and not ``resume``): what tells the headings one
+    :func:`heading_key` groups apart (:func:`closest_headings`)."""
+    return cased_key(str(text))
+
+
+def closest_headings(
+    text: str, found: list[IndexedHeading], *forms: Callable[[str], str]
+) -> list[IndexedHeading]:
+    """The headings ``show --section TEXT`` matches among ``found``, those whose
+    :func:`heading_key` (of a ``form`` of their text, when given: ``one_line``, ``printable``)
+    is ``text``'s, in order: the ones whose :func:`heading_case_key` is ``text``'s too when
+    any is, else all of them. A stricter match wins: ``Résumé`` finds ``## Résumé`` and not
+    ``## Resume`` beside it, ``Resume`` the other, while ``resume`` finds ``## Résumé`` when
+    it is alone, so ignoring accents only adds an answer where there was none. The one
+    choice of every lookup of a section (:func:`find_headings`, :class:`HeadingMatcher`,
+    :func:`matching_headings`); nothing more to compute when ``found`` holds one heading or
+    none (a heading text used once, as most are)."""
+    if len(found) < 2:
+        return found
+    key = heading_case_key(text)
+    exact = [
+        heading
+        for heading in found
+        if any(heading_case_key(form(heading.text)) == key for form in forms or (str,))
+    ]
+    return exact or found
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
@@ -275,8 +310,9 @@ def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
 
 def find_headings(index: IndexHandle, text: str, file: str | None = None) -> list[IndexedHeading]:
     """Headings whose text equals ``text`` ignoring case and composition (:func:`heading_key`:
-    Unicode case folding, not just SQLite's ASCII NOCASE), in file (bytewise) then line
-    order; only in ``file`` if given.
+    Unicode case folding, not just SQLite's ASCII NOCASE), then accents if none is it with
+    them (:func:`closest_headings`), in file (bytewise) then line order; only in ``file`` if
+    given.
 
     The first lookup in an index asks SQLite for the matches (a command line ``show`` looks
     up one heading: reading the 800 headings of a large skill cost it four times as much);
@@ -291,7 +327,7 @@ def find_headings(index: IndexHandle, text: str, file: str | None = None) -> lis
     snapshot.headings_looked_up = True
     rows = by_fold.get(fold, []) if by_fold is not None else _matching_rows(index, fold)
     found = [_heading(row) for row in rows]
-    return [h for h in found if file is None or h.file == file]
+    return closest_headings(text, [h for h in found if file is None or h.file == file])
 
 
 class SectionHit(Record):
