@@ -129,6 +129,8 @@ def test_printable_shows_the_printable_characters_that_show_as_nothing() -> None
     assert printable("\U0001f600\u200d x") == "\U0001f600\\u200d x"  # joins nothing
     assert printable("\u845b\U000e0100") == "\u845b\\U000e0100"  # SKL901 counts it too
     assert printable("1\ufe0f") == "1\\ufe0f"
+    # a run of selectors after one emoji carries data ("emoji smuggling"): the first selects
+    assert printable("\U0001f600\ufe0f\ufe01") == "\U0001f600\ufe0f\\ufe01"
     kept = (
         "\u2764\ufe0f\u200d\U0001f525 fire",  # heart on fire
         "\U0001f469\U0001f3fd\u200d\U0001f4bb",  # woman technologist, a skin tone

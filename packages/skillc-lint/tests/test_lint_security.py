@@ -88,6 +88,123 @@ def test_terminal_controls_are_errors(skill: Writer, found: Found) -> None:
     assert hits[0].message.endswith("the text a reader sees is not the text the agent reads")
 
 
+#: Characters that show as nothing, which ``printable`` escaped and SKL901 passed: the Hangul
+#: fillers, the soft hyphen, the combining grapheme joiner, a variation selector of nothing,
+#: the Arabic letter mark, a deprecated format character, an interlinear annotation anchor,
+#: a musical beam control; and a bidirectional mark between two ASCII characters.
+PRINTED_AS_ESCAPES = (
+    "\u3164", "\u115f", "\uffa0", "\u00ad", "\u034f", "\ufe0f", "\u061c", "\u206a", "\ufff9",
+    "\U0001d173", "\u200e",
+)  # fmt: skip
+
+
+def test_what_printable_escapes_as_showing_nothing_is_hidden(skill: Writer, found: Found) -> None:
+    """SKL901 kept sets of its own, apart from the ones ``printable`` escapes: ten of them
+    passed in ``Run `deploy<X>` now`` (audit r3). Now each is a finding, at its character."""
+    body = "".join(f"Run `deploy{char}` now.\n\n" for char in PRINTED_AS_ESCAPES)
+    hits = found(skill(body=body), "SKL901")
+    assert [(d.line, d.column) for d in hits] == [(8 + 2 * n, 12) for n in range(11)]
+    assert "invisible character U+3164 HANGUL FILLER" in hits[0].message
+    assert "bidirectional mark U+061C ARABIC LETTER MARK" in hits[6].message
+
+
+def test_skl901_and_printable_hide_the_same_characters() -> None:
+    """One set (``skillc_index.deceptive``): every character between two ASCII letters is an
+    SKL901 finding exactly when ``printable`` writes it as an escape, but for the line breaks
+    (not a finding) and the format characters that show in their script (the Arabic number
+    signs, the Egyptian hieroglyph format controls: escaped, not findings)."""
+    import sys
+
+    from skillc_index.text import printable
+    from skillc_lint._rules.invisible import _FOUND
+
+    shown_in_script = {*range(0x600, 0x606), 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD}
+    shown_in_script |= set(range(0x13430, 0x13440))
+    differ = []
+    for code in range(sys.maxunicode + 1):
+        if 0xD800 <= code < 0xE000:
+            continue
+        text = f"a{chr(code)}b"
+        if (printable(text) != text) != bool(_FOUND.search(text)):
+            differ.append(code)
+    assert differ == [0x0A, 0x0C, 0x0D, *sorted(shown_in_script)]
+
+
+def test_selectors_joiners_and_marks_hide_only_where_they_do_nothing(
+    skill: Writer, found: Found
+) -> None:
+    """A variation selector after an emoji, a CJK character or a keycap's digit selects its
+    variant; one after an ASCII letter, at a line's start or after another selector (a run of
+    them carries data: "emoji smuggling") selects nothing and is a finding. A joiner inside
+    an emoji sequence or a Persian word joins; one at a Latin word's end does not. A
+    bidirectional mark in right-to-left text is its own; one between two ASCII characters
+    hides."""
+    fine = (
+        "Done \u2705\ufe0f and \u2764\ufe0f\u200d\U0001f525 and #\ufe0f\u20e3 and \u845b\ufe00.\n\n"
+        "`\U0001f680\ufe0f deploy` and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.\n\n"
+        "Hebrew \u05e9\u05dc\u05d5\u05dd\u200f. (C++)\u200e\n"
+    )
+    assert found(skill(name="fine", body=fine), "SKL901") == []
+    hidden = (
+        "Run `deploy\ufe0f` now.\n\n"
+        "\ufe0f at the start.\n\n"
+        "Smuggled \U0001f600\ufe0f\ufe01\ufe02 data.\n\n"
+        "A caf\u00e9\u200d here.\n\n"
+        "Run deploy\u200e-all.\n"
+    )
+    hits = found(skill(name="hidden", body=hidden), "SKL901")
+    assert [(d.line, d.column) for d in hits] == [(8, 12), (10, 1), (12, 12), (14, 7), (16, 11)]
+
+
+def test_hidden_characters_in_file_and_folder_names(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """SKL901 read the files' texts only: ``references/notes<U+202E>txt.md``, which a listing
+    shows as ``notesdm.txt``, passed (audit r3). A file or folder name holding a hidden
+    character or a control is a finding at that path, a folder once for all its files.
+    Near misses: an accent, an emoji sequence, a Persian name with its non-joiner."""
+    folder = skill(
+        body="See [notes](references/notes.md).\n",
+        files={
+            "references/notes.md": "# Notes\n",
+            "references/notes\u202etxt.md": "# Notes\n",
+            "ref\u200bs/a.md": "# A\n",
+            "ref\u200bs/b.md": "# B\n",
+            "scripts/bad\x1bname.sh": "echo\n",
+            "assets/r\u00e9sum\u00e9.txt": "x\n",
+            "assets/\U0001f469\u200d\U0001f4bb.txt": "x\n",
+            "assets/\u0645\u06cc\u200c\u062e.txt": "x\n",
+        },
+    )
+    proc = lint(str(folder), "--format", "json", "--select", "SKL901", script=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    hits = json.loads(proc.stdout)["diagnostics"]
+    assert sorted((d["file"], d["line"], d["message"]) for d in hits) == [
+        (
+            "references/notes\u202etxt.md",
+            None,
+            "file name 'notes\\u202etxt.md' holds bidirectional control U+202E "
+            "RIGHT-TO-LEFT OVERRIDE: the name a reader sees is not the name the agent reads",
+        ),
+        (
+            "ref\u200bs",
+            None,
+            "folder name 'ref\\u200bs' holds invisible character U+200B ZERO WIDTH SPACE: "
+            "the name a reader sees is not the name the agent reads",
+        ),
+        (
+            "scripts/bad\x1bname.sh",
+            None,
+            "file name 'bad\\x1bname.sh' holds terminal escape sequence \\x1bn: "
+            "the name a reader sees is not the name the agent reads",
+        ),
+    ]
+    text = lint(str(folder), "--select", "SKL901", script=True)
+    shown = text.stdout + text.stderr  # the text output escapes the paths it names
+    assert "\u202e" not in shown and "\u200b" not in shown and "\x1b" not in shown
+    assert "references/notes\\u202etxt.md: error[E300]: SKL901" in shown
+
+
 # -- SKL902 hidden-instructions ----------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from skillc_lint._rules.invisible import (
     _CONTROL,
     _HIDDEN_CHAR,
     _MAY_HIDE,
+    _MAY_HIDE_CODES,
     _MAY_HIDE_UTF8,
     _has_control,
 )
@@ -124,7 +125,12 @@ def test_a_skill_of_many_files_has_each_text_split_once(monkeypatch: pytest.Monk
     assert calls == []
 
 
-@given(st.text(st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~"), max_size=30))
+@given(
+    st.text(
+        st.sampled_from("ab \n\u200b\u200c\u200d\u202e\U000e0041\u00e9!~\ufe0f\u200e\u00ad\u2705#"),
+        max_size=30,
+    )
+)
 def test_the_quick_test_of_hidden_characters_misses_none(text: str) -> None:
     """SKL901 searches a text only when one class of characters is in it: never when the
     full pattern would match."""
@@ -150,6 +156,7 @@ def test_the_utf8_search_of_hidden_characters_finds_the_same_characters() -> Non
     around = [
         *range(0x1800, 0x1900), *range(0x2000, 0x2100), *range(0xFE00, 0x10000),
         *range(0xE0000, 0xE0200), 0xD800, 0x10FFFF, 0xA9, 0xE9,
+        *(code + step for code in _MAY_HIDE_CODES for step in (-1, 0, 1)),
     ]  # fmt: skip
     for code in around:
         char = chr(code)

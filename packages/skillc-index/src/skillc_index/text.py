@@ -28,6 +28,15 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from skillc_index.deceptive import (
+    BIDI_CONTROLS,
+    BIDI_MARKS,
+    CONTEXTUAL_CHAR,
+    SELECTORS,
+    UNSEEN,
+    char_class,
+)
+
 __all__ = [
     "BOM",
     "BOM_BYTES",
@@ -269,55 +278,30 @@ def json_text(data: Any) -> str:
     return valid_utf8(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-#: The format characters (Unicode 15's category Cf) but the two joiners
-#: (:data:`_CONTEXTUAL`'s).
-_FORMATS = (
-    0xAD, *range(0x600, 0x606), 0x61C, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x180E,
-    0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2060, 0x2065),
-    *range(0x2066, 0x2070), 0xFEFF, *range(0xFFF9, 0xFFFC), 0x110BD, 0x110CD,
-    *range(0x13430, 0x13440), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B),
-    0xE0001, *range(0xE0020, 0xE0080),
-)  # fmt: skip
-#: Characters that show as nothing though Unicode calls them printable (not Cf): the
-#: combining grapheme joiner, the Hangul fillers and the variation selectors supplement
-#: (SKL901's "emoji smuggling"), always escaped; and the variation selectors U+FE00-U+FE0F,
-#: escaped where they select no variant (:data:`_CONTEXTUAL`).
-_BLANKS = (0x34F, 0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xE0100, 0xE01F0))
-#: A quick first test of a text :meth:`str.isprintable` passes: whether it may hold one.
-_MAY_BLANK = re.compile("[\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+#: The format characters (Unicode 15's category Cf) that are neither hidden
+#: (:mod:`skillc_index.deceptive`) nor joiners: the prepended concatenation marks, which show
+#: over the digits after them, and the Egyptian hieroglyph format controls. Escaped all the same.
+_FORMATS = (*range(0x600, 0x606), 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD)
+_FORMATS += tuple(range(0x13430, 0x13440))
+#: The hidden characters :meth:`str.isprintable` passes (the combining grapheme joiner, the
+#: Hangul fillers, the variation selectors and their supplement): a quick first test of a text
+#: it passes, whether it may hold one.
+_MAY_BLANK = re.compile(
+    f"[{char_class(code for code in UNSEEN | SELECTORS if chr(code).isprintable())}]"
+)
 #: What :func:`printable` shows as an escape: the C0 and C1 control characters but the tab,
-#: the format characters: the bidirectional controls, which reorder what a terminal
-#: shows ("Trojan Source"), and those that show as nothing (a zero-width space, a soft
-#: hyphen, a word joiner, a BOM, tag characters), which make ``demo\u200b`` read as another
-#: skill's ``demo``; and :data:`_BLANKS`.
+#: the format characters and the hidden characters (:mod:`skillc_index.deceptive`): the
+#: bidirectional controls and marks, which reorder what a terminal shows ("Trojan Source"),
+#: and those that show as nothing (a zero-width space, a soft hyphen, a word joiner, a BOM,
+#: tag characters, a Hangul filler), which make ``demo\u200b`` read as another skill's ``demo``.
 _CONTROLS = {
     code: ("\\n" if code == 10 else "\\r" if code == 13 else f"\\x{code:02x}")
     for code in (*range(0x20), *range(0x7F, 0xA0))
     if code != 9
 } | {
-    code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}" for code in (*_FORMATS, *_BLANKS)
+    code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    for code in (*_FORMATS, *BIDI_CONTROLS, *BIDI_MARKS, *UNSEEN)
 }
-
-#: The characters a zero-width (non-)joiner joins: emoji (and the emoji presentation
-#: selector U+FE0F of a sequence) and the scripts that need one (Arabic to Sinhala, Persian's
-#: and Devanagari's, Tibetan, Myanmar, Khmer, Mongolian, the other Brahmic scripts).
-_JOINS = (
-    "\u0600-\u0dff\u0f00-\u109f\u1780-\u18af\u1900-\u1aaf\u1b00-\u1c4f\ua800-\ua8ff"
-    "\ua980-\uaa7f\uabc0-\uabff\ufb50-\ufdff\ufe70-\ufefe\U00010a00-\U00010a5f"
-    "\U00011000-\U00011fff\u2190-\u2bff\u3030\u303d\u3297\u3299\ufe0f\U0001f000-\U0001faff"
-)
-#: The characters a variation selector U+FE00-U+FE0F selects a variant of: emoji, symbols
-#: and CJK (the copyright and registered signs, U+2000 on) and Myanmar; after an ASCII digit,
-#: ``#`` or ``*`` only in a keycap (before U+20E3).
-_VARIES = "\u00a9\u00ae\u1000-\u109f\u2000-\U0010ffff"
-#: A joiner that is not between two characters it joins (SKL901 counts one between two ASCII
-#: characters), and a variation selector after a character it selects no variant of: each
-#: shows as nothing, so ``cafe\u200d`` and ``demo\ufe0f`` would read as ``cafe`` and ``demo``.
-_CONTEXTUAL = re.compile(  # (the character first: a lookbehind at every place is slow)
-    f"[\u200c\u200d](?:(?<![{_JOINS}][\u200c\u200d])|(?![{_JOINS}]))"
-    f"|[\ufe00-\ufe0f](?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
-    f"|(?<=[0-9#*][\ufe00-\ufe0f])(?!\u20e3))"
-)
 
 
 def printable(text: str) -> str:
@@ -334,7 +318,7 @@ def printable(text: str) -> str:
         return text
     text = valid_utf8(text).translate(_CONTROLS)
     if not text.isascii():
-        text = _CONTEXTUAL.sub(lambda char: f"\\u{ord(char.group()):04x}", text)
+        text = CONTEXTUAL_CHAR.sub(lambda char: f"\\u{ord(char.group()):04x}", text)
     return text
 
 

@@ -5,8 +5,19 @@ invisible ones and terminal controls, in any text file of the skill
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from skillc_index import SKILL_FILE
+from skillc_index.deceptive import (
+    BIDI_CONTROLS,
+    BIDI_MARKS,
+    HIDDEN,
+    JOINERS,
+    MAY_HIDE,
+    SELECTORS,
+    UNSEEN,
+    char_class,
+)
 from skillc_lint._registry import Finding
 from skillc_lint._rules.fields import (
     Findings,
@@ -22,23 +33,30 @@ __all__ = ["hidden_characters"]
 
 # -- SKL901 invisible and bidirectional characters ---------------------------------------------
 
-#: Bidirectional embeddings, overrides and isolates (Trojan Source, CVE-2021-42574).
-_BIDI = "\u202a-\u202e\u2066-\u2069"
-#: Characters that render as nothing: zero-width space, word joiner and invisible operators,
-#: a BOM past the start, the Mongolian vowel separator, tag characters (ASCII smuggling) and
-#: the variation selectors supplement (data hidden in "emoji smuggling").
-_INVISIBLE = "\u200b\u2060-\u2064\ufeff\u180e\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-_BIDI_CHAR = re.compile(f"[{_BIDI}]")
-_HIDDEN_CHAR = re.compile(f"[{_BIDI}{_INVISIBLE}]|(?<=[!-~])[\u200c\u200d](?=[!-~])")
+_BIDI_CHAR = re.compile(f"[{char_class(BIDI_CONTROLS)}]")
+#: A hidden character (:data:`skillc_index.deceptive.HIDDEN`, the set ``printable`` escapes).
+_HIDDEN_CHAR = re.compile(HIDDEN)
 #: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
-_MAY_HIDE = re.compile(f"[{_BIDI}{_INVISIBLE}\u200c\u200d]")
+_MAY_HIDE = re.compile(MAY_HIDE)
+_MAY_HIDE_CODES = BIDI_CONTROLS | UNSEEN | BIDI_MARKS | JOINERS | SELECTORS
+
+
+def _utf8_pattern(codes: Iterable[int]) -> bytes:
+    """The characters ``codes`` in UTF-8, as a regular expression of bytes: for each run of
+    leading bytes, the class of the last bytes after it."""
+    last: dict[bytes, list[int]] = {}
+    for code in sorted(codes):
+        utf8 = chr(code).encode("utf-8")
+        last.setdefault(utf8[:-1], []).append(utf8[-1])
+    return b"|".join(
+        re.escape(lead) + b"[" + b"".join(b"\\x%02x" % byte for byte in ends) + b"]"
+        for lead, ends in last.items()
+    )
+
+
 #: :data:`_MAY_HIDE` in a text's UTF-8 (rare lead bytes: half the time of the class in the
-#: text): U+180E; U+200B-U+200D, U+202A-U+202E; U+2060-U+2064, U+2066-U+2069; U+FEFF;
-#: U+E0000-U+E007F and U+E0100-U+E01EF.
-_MAY_HIDE_UTF8 = re.compile(
-    rb"\xe1\xa0\x8e|\xe2\x80[\x8b-\x8d\xaa-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf"
-    rb"|\xf3\xa0(?:[\x80\x81\x84-\x86][\x80-\xbf]|\x87[\x80-\xaf])"
-)
+#: text).
+_MAY_HIDE_UTF8 = re.compile(_utf8_pattern(_MAY_HIDE_CODES))
 
 #: The terminal controls: the C0 control characters but tab, line feed, form feed and carriage
 #: return (a line break), DEL and the C1 controls. ``cat`` in a terminal runs what they start:
@@ -90,6 +108,37 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
                 column=column,
             )
             match = _FOUND.search(text, ends[line - 1])
+    yield from _hidden_in_names(skill)
+
+
+def _hidden_in_names(skill: Skill) -> Findings:
+    """SKL901 of the skill's file and folder names: one finding for each file or folder whose
+    own name holds a hidden character or a control (``notes\u202etxt.md`` shows as
+    ``notesdm.txt``), at that path, the first such character named. Each folder once,
+    however many files it holds."""
+    entries = {*skill.files, *skill.unread, *skill.escapes}
+    paths = dict.fromkeys(entries)
+    for path in list(paths):
+        parent = path.rpartition("/")[0]
+        while parent and parent not in paths:
+            paths[parent] = None
+            parent = parent.rpartition("/")[0]
+    for path in sorted(paths):
+        name = path.rpartition("/")[2]
+        if name.isprintable() and (name.isascii() or not _MAY_HIDE.search(name)):
+            continue
+        if "\U0001f3f4" in name:
+            name = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), name)
+        match = _FOUND.search(name)
+        if match is not None:
+            from skillc_index import printable
+
+            kind = "file" if path in entries else "folder"
+            yield Finding(
+                f"{kind} name '{printable(path.rpartition('/')[2])}' holds {_found(match)}: "
+                "the name a reader sees is not the name the agent reads",
+                file=path,
+            )
 
 
 def _has_control(text: str, utf8: bytes) -> bool:
@@ -105,7 +154,13 @@ def _found(match: re.Match[str]) -> str:
     OVERRIDE``, ``terminal escape sequence \\x1b[8m``, ``control character U+0007``."""
     char = match.group()
     if match.group("hidden") is not None:
-        kind = "bidirectional control" if _BIDI_CHAR.match(char) else "invisible character"
+        kind = (
+            "bidirectional control"
+            if _BIDI_CHAR.match(char)
+            else "bidirectional mark"
+            if ord(char) in BIDI_MARKS
+            else "invisible character"
+        )
         from skillc_index import char_name
 
         return f"{kind} {char_name(char)}"
