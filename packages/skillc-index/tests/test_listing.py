@@ -54,6 +54,31 @@ def test_filters_and_counts(layout: Layout, write_skill: WriteSkill) -> None:
     assert list_skills(layout, limit=0).skills == ()
 
 
+def test_a_pattern_matches_a_name_written_in_another_composition(
+    cli: Callable[..., Any], project: Path, write_skill: WriteSkill
+) -> None:
+    """A folder written decomposed (``cafe\u0301-notes``, as a copy from a Mac leaves it):
+    ``show café-notes`` typed composed reads it, but ``list --pattern café-notes`` said "No
+    skills match." and its JSON listed nothing (audit r2), as did ``--budget``'s rows. Both
+    are compared composed now, a pattern typed decomposed too. Near miss: ``cafe-notes``,
+    without the accent, is another name."""
+    write_skill(project / ".claude/skills/cafe\u0301-notes", "cafe\u0301-notes")
+    write_skill(project / ".claude/skills/other")
+    skillc_index = cli("skillc-index", script=True)
+    for pattern in ("caf\u00e9-notes", "caf\u00e9-*", "cafe\u0301-notes", "caf?-notes"):
+        listed = skillc_index("list", "--pattern", pattern, "--format", "json")
+        assert listed.returncode == 0, listed.stderr
+        data = json.loads(listed.stdout)
+        assert [skill["name"] for skill in data["skills"]] == ["cafe\u0301-notes"], pattern
+        assert (data["total"], data["filtered"]) == (2, 1)
+    text = skillc_index("list", "--pattern", "caf\u00e9-notes")
+    assert [line.split()[0] for line in text.stdout.splitlines()] == ["SKILL", "cafe\u0301-notes"]
+    budget = skillc_index("list", "--budget", "--pattern", "caf\u00e9-notes")
+    assert "cafe\u0301-notes" in budget.stdout and "other" not in budget.stdout
+    missed = skillc_index("list", "--pattern", "cafe-notes")
+    assert (missed.returncode, missed.stdout) == (0, "No skills match.\n")
+
+
 def test_statuses(
     layout: Layout, write_skill: WriteSkill, write_manifest: Callable[[Path, str, str], Path]
 ) -> None:

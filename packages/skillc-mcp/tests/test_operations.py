@@ -78,6 +78,33 @@ def test_a_tool_call_checks_its_arguments_once(
     assert checks == []
 
 
+def test_skc_list_matches_a_name_written_in_another_composition(
+    project: Any, home: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``skc_list {"pattern": "café-notes"}`` returned [] for a folder written decomposed
+    (``cafe\u0301-notes``, copied from a Mac), which ``skc_show`` with that name reads (audit
+    r2): the pattern and the names are compared composed."""
+    from skillc_mcp import ToolRunner
+
+    folder = project / ".claude/skills/cafe\u0301-notes"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: cafe\u0301-notes\ndescription: Notes. Use when testing.\n---\n# Notes\n",
+        "utf-8",
+    )
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SKILLC_HOME", str(home))
+    runner = ToolRunner()
+    try:
+        listed = runner.call("skc_list", {"pattern": "caf\u00e9-notes"})
+        shown = runner.call("skc_outline", {"skill": "caf\u00e9-notes"})
+    finally:
+        runner.close()
+    assert shown["isError"] is False, shown
+    skills = listed["structuredContent"]["skills"]
+    assert [skill["name"] for skill in skills] == ["cafe\u0301-notes"]
+
+
 def test_a_reply_names_a_skill_its_name_does_not_read_by_its_path(
     project: Any, home: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -402,6 +402,17 @@ def seen_by(
     )
 
 
+def name_matches(name: str, pattern: str) -> bool:
+    """Whether a listed skill's ``name`` matches ``list --pattern``'s ``pattern`` (a glob,
+    :func:`fnmatch.fnmatchcase`: case kept), both composed (NFC,
+    :func:`~skillc_index.text.composed`): ``café-notes`` typed matches the folder a copy from a
+    Mac wrote decomposed, as every other command resolves that name. The one match of the
+    listing's rows, the text's, the JSON's and the MCP tool's, and of ``list --budget``'s."""
+    from skillc_index.text import composed
+
+    return fnmatchcase(composed(name), composed(pattern))
+
+
 def list_skills(
     layout: Layout,
     *,
@@ -470,7 +481,7 @@ def list_skills(
             source, runtime = skill.source, _runtime(skill, layout, stores, builds)
         wanted = (
             scope in ("all", skill.scope)
-            and (pattern is None or fnmatchcase(name, pattern))
+            and (pattern is None or name_matches(name, pattern))
             and (not managed or skill.managed)
             and (sees is None or sees(skill.locations))
         )
@@ -526,7 +537,7 @@ def list_skills(
         if scope in ("all", entry.scope)
         and (status == "all" or entry.status in wanted_statuses)
         and (status != "obsolete" or id(entry) in built)
-        and (pattern is None or fnmatchcase(entry.name, pattern))
+        and (pattern is None or name_matches(entry.name, pattern))
         and (not managed or entry.managed)
         and (sees is None or sees(entry.locations))
     ]
