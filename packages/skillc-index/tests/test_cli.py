@@ -71,6 +71,28 @@ def test_init_and_list_round_trip(tmp_path: Path, home: Path) -> None:
     assert [s["name"] for s in listed["skills"]] == ["alpha"]
 
 
+def test_init_names_a_look_alike_of_an_ascii_letter(
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]], project: Path
+) -> None:
+    """``init рdf`` (a Cyrillic ``р``) said the name breaks "lowercase letters, digits..."
+    though it looks all lowercase (audit r4): the look-alike is named. Near miss: an ASCII
+    name's error is as it was."""
+    init = cli("skillc-index", script=True)
+    refused = init("init", "\u0440df")
+    assert refused.returncode == 1 and refused.stdout == ""
+    rule = (
+        "a skill name uses lowercase letters, digits and single hyphens, "
+        "and does not start or end with a hyphen"
+    )
+    assert refused.stderr == (
+        f"error[E100]: invalid option: 'invalid skill name '\u0440df': {rule} "
+        "('\u0440' is U+0440 CYRILLIC SMALL LETTER ER)'\n"
+    )
+    ascii_name = init("init", "Pdf")
+    assert ascii_name.stderr == f"error[E100]: invalid option: 'invalid skill name 'Pdf': {rule}'\n"
+    assert not (project / ".skillc/skills/\u0440df").exists()
+
+
 def test_a_global_skill_needs_its_name(
     cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]], project: Path, home: Path
 ) -> None:

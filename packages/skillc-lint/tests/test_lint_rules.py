@@ -231,6 +231,18 @@ def test_skl101_near_miss_name_present(skill: Writer, found: Found) -> None:
         # a combining mark by its code point: quoted, it stacked on the quote mark
         ("i\u0307stanbul", "contains invalid characters U+0307 COMBINING DOT ABOVE"),
         ("a\u0301_b", "contains invalid characters '_' and U+0301 COMBINING ACUTE ACCENT"),
+        # a look-alike of an ASCII letter by its name: quoted, 'р' read as the p it is not
+        ("\u0440df2", "contains invalid characters U+0440 CYRILLIC SMALL LETTER ER"),
+        ("my\u2010skill", "contains invalid characters U+2010 HYPHEN"),
+        ("\uff50df", "contains invalid characters U+FF50 FULLWIDTH LATIN SMALL LETTER P"),
+        # the Kelvin sign was "uppercase" (its lower case is k): it is no ASCII letter
+        ("\u212aelvin", "contains invalid characters U+212A KELVIN SIGN"),
+        (
+            "caf\u00e9-\u0440df",
+            "contains invalid characters '\u00e9' and U+0440 CYRILLIC SMALL LETTER ER",
+        ),
+        ("\u00c9cole", "contains invalid characters '\u00c9'"),
+        ("Caf\u00c9", "contains uppercase characters, contains invalid characters '\u00c9'"),
     ],
 )
 def test_skl102_bad_names(skill: Writer, found: Found, name: str, problem: str) -> None:
@@ -322,6 +334,17 @@ def test_skl104_name_differs_from_folder(skill: Writer, found: Found) -> None:
     [d] = found(folder, "SKL104")
     assert d.message == "name 'foo' does not match directory 'bar'"
     assert (d.severity, d.line) == ("error", 2)  # the standard's MUST (DECISIONS.md)
+
+
+def test_skl104_names_a_look_alike_of_an_ascii_letter(skill: Writer, found: Found) -> None:
+    """``name 'pdf' does not match directory 'рdf'`` compared two texts that look the same
+    (a Cyrillic ``р``, audit r4): the look-alike is named after the message."""
+    folder = skill("\u0440df", frontmatter=f"name: pdf\ndescription: x. {TRIGGER}\n")
+    [d] = found(folder, "SKL104")
+    assert d.message == (
+        "name 'pdf' does not match directory '\u0440df' "
+        "('\u0440' is U+0440 CYRILLIC SMALL LETTER ER)"
+    )
 
 
 def test_skl104_near_miss_same_name(skill: Writer, found: Found) -> None:

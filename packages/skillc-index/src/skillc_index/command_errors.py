@@ -203,9 +203,11 @@ class InvalidSkillName(InvalidOption):
     importing a folder)."""
 
     def __init__(self, name: str, problem: str) -> None:
+        from skillc_index.deceptive import look_alikes_named
         from skillc_index.layout import shown
 
-        super().__init__(f"invalid skill name '{shown(name)}': {problem}")
+        named = look_alikes_named(name)  # 'рdf' looks all lowercase: its 'р' is named
+        super().__init__(f"invalid skill name '{shown(name)}': {problem}{named}")
         self.name = name
 
 

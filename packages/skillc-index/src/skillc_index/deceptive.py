@@ -10,6 +10,11 @@ in its file and folder names. Some are hidden wherever they stand (:data:`BIDI_C
 that joins nothing, a variation selector that selects no variant, a bidirectional mark between
 two ASCII characters.
 
+**Look-alikes** (:func:`looks_ascii`): characters that look like an ASCII letter, digit or
+hyphen and are none (Cyrillic ``р``, the Kelvin sign, a full-width ``ｐ``, an en dash): a
+message quoting one names it (:func:`look_alikes_named`, ``dialect.name_faults``), since
+``name 'pdf' does not match directory 'рdf'`` compares two texts that look the same.
+
 Importing this module is cheap (no ``unicodedata``); :mod:`skillc_index.text` imports it.
 """
 
@@ -29,6 +34,8 @@ __all__ = [
     "SELECTORS",
     "UNSEEN",
     "char_class",
+    "look_alikes_named",
+    "looks_ascii",
 ]
 
 #: The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): each
@@ -114,3 +121,49 @@ HIDDEN = f"{MAY_HIDE}(?:(?<=[{char_class(BIDI_CONTROLS | UNSEEN)}])|{_WHERE_HIDD
 
 #: :data:`CONTEXTUAL`, compiled (:func:`~skillc_index.text.printable` runs it).
 CONTEXTUAL_CHAR = re.compile(CONTEXTUAL)
+
+
+#: Letters of other scripts that look like an ASCII letter or digit (Unicode's confusables.txt
+#: takes each for one): Cyrillic (``а е о р с у х ѕ і ј һ ӏ ԁ ԛ ԝ``, ``А В Е З К М Н О Р С Т
+#: Х Ѕ І Ј Ү Ӏ Ԛ Ԝ``), Greek (``α γ ι ν ο ρ υ``, ``Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ``), Armenian
+#: (``զ հ ո ս ց օ``) and Latin's dotless i and j, IPA letters and small capitals.
+_LOOK_ALIKES = frozenset(
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0455\u0456\u0458\u04bb\u04cf\u0501\u051b"
+    "\u051d\u0410\u0412\u0415\u0417\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0405"
+    "\u0406\u0408\u04ae\u04c0\u051a\u051c\u03b1\u03b3\u03b9\u03bd\u03bf\u03c1\u03c5\u0391"
+    "\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u0566"
+    "\u0570\u0578\u057d\u0581\u0585\u0131\u01c0\u0237\u0251\u0261\u0269\u1d04\u1d0f\u1d1c"
+    "\u1d20\u1d21\u1d22\ua731"
+)
+
+
+def looks_ascii(char: str) -> bool:
+    """Whether ``char``, no ASCII character, looks like an ASCII letter, digit or hyphen: one
+    of :data:`_LOOK_ALIKES`, a dash or the minus sign (``‐``, ``–``, ``−``), or a character
+    whose compatibility form is ASCII letters or digits (the Kelvin sign is ``K``, a
+    full-width ``ｐ`` is ``p``, a mathematical bold ``𝐩`` too). An accented letter (``é``)
+    looks like what it is."""
+    if char.isascii():
+        return False
+    if char in _LOOK_ALIKES or char == "\u2212":
+        return True
+    import unicodedata  # a C module
+
+    if unicodedata.category(char) == "Pd":
+        return True
+    form = unicodedata.normalize("NFKC", char)
+    return form != char and form.isascii() and form.isalnum()
+
+
+def look_alikes_named(*texts: str) -> str:
+    """`` ('р' is U+0440 CYRILLIC SMALL LETTER ER)``: each look-alike of ``texts``
+    (:func:`looks_ascii`) quoted and named once, in order, for a message quoting them after
+    it; empty when they hold none (at once for ASCII texts)."""
+    found = dict.fromkeys(
+        char for text in texts if not text.isascii() for char in text if looks_ascii(char)
+    )
+    if not found:
+        return ""
+    from skillc_index.text import char_name
+
+    return " (" + ", ".join(f"'{char}' is {char_name(char)}" for char in found) + ")"

@@ -523,16 +523,23 @@ class NameFaults(Record):
 
 
 def _shown_chars(chars: list[str]) -> str:
-    """Characters a message names: the visible ones quoted (``'é_'``), a combining mark or an
-    invisible one by its code point and name (``U+0307 COMBINING DOT ABOVE``: quoted, it
-    would stack on the quote mark or show as nothing)."""
+    """Characters a message names: the visible ones quoted (``'é_'``), a combining mark, an
+    invisible one or a look-alike of an ASCII character by its code point and name (``U+0307
+    COMBINING DOT ABOVE``: quoted, it would stack on the quote mark or show as nothing;
+    ``U+0440 CYRILLIC SMALL LETTER ER``: quoted, ``'р'`` reads as the ``p`` it is not,
+    :func:`~skillc_index.deceptive.looks_ascii`)."""
     if all(char.isascii() for char in chars):
         return repr("".join(chars))
     import unicodedata
 
+    from skillc_index.deceptive import looks_ascii
     from skillc_index.text import char_name
 
-    plain = [c for c in chars if c.isprintable() and not unicodedata.category(c).startswith("M")]
+    plain = [
+        c
+        for c in chars
+        if c.isprintable() and not unicodedata.category(c).startswith("M") and not looks_ascii(c)
+    ]
     named = [char_name(c) for c in chars if c not in plain]
     return " and ".join([repr("".join(plain))] * bool(plain) + named)
 
@@ -540,11 +547,13 @@ def _shown_chars(chars: list[str]) -> str:
 def name_faults(name: str) -> NameFaults:
     """Every way ``name`` breaks the Agent Skills name rule (lowercase ASCII letters, digits
     and single hyphens, none first or last; 1 to 64 characters): the one rule, which
-    :func:`skill_name_problem` and lint's SKL102 and SKL103 say in their words."""
+    :func:`skill_name_problem` and lint's SKL102 and SKL103 say in their words. Uppercase
+    is ASCII's ``A``-``Z``; every character outside ASCII is invalid, as written (the Kelvin
+    sign, whose lower case is ``k``, too: ``U+212A KELVIN SIGN``)."""
     form = []
-    if any(char.isupper() for char in name):
+    if re.search("[A-Z]", name):
         form.append("contains uppercase characters")
-    invalid = sorted(set(re.findall(r"[^a-z0-9-]", name.lower())))
+    invalid = sorted(set(re.findall(r"[^a-zA-Z0-9-]", name)))
     if invalid:
         form.append(f"contains invalid characters {_shown_chars(invalid)}")
     if name.startswith("-"):

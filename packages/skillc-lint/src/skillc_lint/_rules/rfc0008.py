@@ -165,8 +165,11 @@ def name_match_dir(skill: Skill, options: Options) -> Findings:
         if skill_name_problem(skill.name) is None:
             description = f"rename the skill to '{skill.name}', its folder's name"
             fix = fixes.rename(skill, skill.name, description, safe=False)
+        from skillc_index.deceptive import look_alikes_named
+
         yield Finding(
-            f"name '{name}' does not match directory '{skill.name}'",
+            f"name '{name}' does not match directory '{skill.name}'"
+            + look_alikes_named(name, skill.name),
             line=field_line(skill, "name"),
             fix=fix,
         )
