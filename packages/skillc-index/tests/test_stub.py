@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
 import yaml
 
@@ -252,6 +256,61 @@ def test_an_escaped_label_gives_the_command_that_reads_it() -> None:
         "- #hashtag",
         "- <Name>",  # raw HTML, in the stub as in the source heading (issue 14)
     ]
+
+
+def test_a_label_escapes_what_reorders_or_shows_nothing_as_the_frontmatter_does() -> None:
+    """A heading ``## Install <U+202E>(txt.hcs)<U+202C> now`` was listed as it is: ``cat`` of
+    the stub showed it reordered (``Install (sch.txt) now``) while the frontmatter escaped
+    its description (audit r6). ``one_line`` escapes them as ``printable`` does; a joiner
+    of an emoji sequence and an emoji's selector stay. ``show --section`` with the label as
+    listed reads the heading (its own matching computes each entry's command)."""
+    from skillc_index.index.queries import HeadingMatcher, IndexedHeading
+    from skillc_index.text import one_line
+
+    texts = [
+        "Install \u202e(txt.hcs)\u202c now",
+        "Zero\u200bwidth",
+        "Team \U0001f469\u200d\U0001f4bb \u2705\ufe0f",
+    ]
+    matcher = HeadingMatcher(IndexedHeading("SKILL.md", t, 2, n, n) for n, t in enumerate(texts))
+    text = render_stub(
+        skill="demo",
+        frontmatter={"name": "demo", "description": "d"},
+        headings=[(2, t) for t in texts],
+        references=[Reference("ref\u202e.md", "Ref \u2066x\u2069", "a\u200bb")],
+        matcher=matcher,
+    )
+    assert top_sections(text) == [
+        "- Install \\u202e(txt.hcs)\\u202c now",
+        "- Zero\\u200bwidth",
+        "- Team \U0001f469\u200d\U0001f4bb \u2705\ufe0f",
+        f"- {REFERENCES_LABEL}",
+        "  - Ref \\u2066x\\u2069 \u2014 a\\u200bb (`skc open demo $'ref\\u202e.md'`)",
+    ]
+    for heading in matcher.headings:  # each label, as listed, reads its heading
+        assert matcher.matches(one_line(heading.text)) == [heading]
+    assert one_line("a\u00adb\u3164 \t\n c") == "a\\u00adb\\u3164 c"
+
+
+def test_a_built_stub_lists_a_bidi_heading_escaped(cli: Callable[..., Any], project: Path) -> None:
+    """``skillc-index build`` of the audit's skill (r6): the deployed stub holds no
+    bidirectional control or zero-width space, in its list as in its frontmatter, and a build
+    again leaves it as it is."""
+    source = project / ".skillc" / "skills" / "demo"
+    source.mkdir(parents=True)
+    (source / "SKILL.md").write_text(
+        '---\nname: demo\ndescription: "Demo \\u202Eevil\\u202C. Use when testing."\n---\n'
+        "# Demo\n\n## Install \u202e(txt.hcs)\u202c now\n\nx\n\n## Zero\u200bwidth\n\ny\n",
+        encoding="utf-8",
+    )
+    build = cli("skillc-index", script=True)
+    done = build("build", "demo")
+    assert done.returncode == 0, done.stderr
+    stub = (project / ".claude/skills/demo/SKILL.md").read_text(encoding="utf-8")
+    assert stub.isascii()
+    assert "  - Install \\u202e(txt.hcs)\\u202c now\n  - Zero\\u200bwidth\n" in stub
+    again = build("build", "demo")
+    assert "up to date" in again.stdout, again.stdout + again.stderr
 
 
 # -- the whole source frontmatter (issue 16) ------------------------------------------------

@@ -517,9 +517,11 @@ _BREAKS = dict.fromkeys((*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029), " ")
 
 def one_line(text: str) -> str:
     """``text`` as a label on one line: control characters and line breaks as spaces, runs
-    of white space as one space, none at either end (how a stub lists a heading; ``show``
-    finds a heading by it too)."""
-    return " ".join(text.translate(_BREAKS).split())
+    of white space as one space, none at either end, and the characters that reorder the
+    line or show as nothing as :func:`printable` escapes them (``\\u202e``, ``\\u200b``: the
+    stub's list showed a heading reordered where its frontmatter escaped it). How a stub lists
+    a heading; ``show`` finds a heading by it too."""
+    return printable(" ".join(text.translate(_BREAKS).split()))
 
 
 def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:
