@@ -181,3 +181,32 @@ def test_a_skill_shipping_the_routers_mark_is_found_and_listed(
     ok("route", "install")  # the real router: not listed, not found
     listed = json.loads(ok("list", "--format", "json").stdout)
     assert [s["name"] for s in listed["skills"]] == ["pdf-tools"]
+
+
+def test_a_ci_gate_of_skc_eval_still_scores_the_routed_skills(
+    ok: Run, skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """After ``skc route install`` the installed ``skc eval --min-recall 0.9`` scored no skill
+    (``claude listing of 0 skills``) and passed, exit 0, though docx misses a case: the
+    routed skills are scored as ``skc find`` ranks them, and the gate still fails on docx."""
+    ok("init")
+    folder = project / ".claude" / "skills"
+    for name, description in (
+        ("docx", "Create and edit Word documents with tracked changes."),
+        ("xlsx", "Read, write and chart Excel workbooks and pivot tables."),
+    ):
+        write_skill(folder / name, name, description)
+        (folder / name / "evals").mkdir()
+    (folder / "docx" / "evals" / "triggers.yaml").write_text(
+        "should_trigger:\n  - add tracked changes to my Word document\n  - bake a cake\n"
+    )
+    (folder / "xlsx" / "evals" / "triggers.yaml").write_text(
+        "should_trigger:\n  - build a pivot table in Excel\n"
+    )
+    assert skc_installed("route", "install").returncode == 0
+    gate = skc_installed("eval", "--min-recall", "0.9", "--max-false-triggers", "0")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    lines = gate.stdout.splitlines()
+    assert lines[0].startswith("claude listing of 1 skill and 2 behind its router;")
+    assert lines[-1] == "threshold breached: docx: recall 1/2 < 0.9"
+    assert any(line.split() == ["xlsx", "1", "100%", "0", "routed"] for line in lines), lines

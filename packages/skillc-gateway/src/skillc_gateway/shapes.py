@@ -336,7 +336,11 @@ class SkillEvalShape(TypedDict):
     name: str
     skill_file: Annotated[str, "Its SKILL.md."]
     line: Annotated[int, "The SKILL.md line of its description."]
-    listed: Annotated[str, "How the agent lists it: full, shortened, name-only or omitted."]
+    listed: Annotated[
+        str,
+        "How the agent lists it: full, shortened, name-only or omitted; routed: behind the "
+        "router of `skc route`, ranked as `skc find` ranks it.",
+    ]
     untriggerable: Annotated[
         bool, "Listed by name only or not at all: its cases cannot trigger it by description."
     ]
@@ -382,6 +386,9 @@ class _EvalShape(TypedDict):
     agent: str
     top: Annotated[int, "A should-trigger case passes when the skill ranks within this."]
     library: Annotated[int, "Skills in the library."]
+    routed: Annotated[
+        int, "Skills of the library behind the router of `skc route` (not in the listing)."
+    ]
     skills: Annotated[
         list[SkillEvalShape],
         "Per skill with cases: recall, false triggers, each case's place and the skill that "

@@ -7,6 +7,8 @@ listing the agent really sees (issue 38).
 - :mod:`.library`: the library the cases are scored against (its listing per agent) and
   the lexical ranking of a case over it, made of ``skc find``'s ranker over the listing's
   text only;
+- :mod:`.routed`: the skills behind the router of ``skc route`` (ranked as ``find`` ranks
+  them), and the installed skills with cases the agent meets neither way;
 - :mod:`.overlap`: collisions (skills taking each other's cases, near-duplicate
   descriptions) and the mutation check (which phrases of a description the cases need);
 - :mod:`.live`: the optional live mode (a user's agent command per case, no shell);

@@ -9,6 +9,12 @@ no body, and a request is ranked by :func:`skillc_gateway.catalog.rank.rank`, th
 ranker of ``find`` (BM25 over the name and description, the same tokenizer and stemming, the
 same stop words), without the semantic step: the result is the same on every machine, offline.
 A skill the listing shows by name only is indexed by its name; an omitted one not at all.
+
+A skill behind the router of ``skc route`` (``routed``) is not in the listing: the agent lists
+the router, which sends it to ``skc find``, and find ranks the skill by its name, description,
+headings and body. So a routed skill's request is ranked over a second index, the library's
+skills as ``find`` indexes them (:func:`find_text`: the router itself is not one, as the
+inventory leaves it out), by the same lexical ranker (:meth:`Library.rank_of`).
 """
 
 from __future__ import annotations
@@ -17,17 +23,20 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, Union
 
 if TYPE_CHECKING:
+    from skillc_gateway.catalog.postings import SkillText
     from skillc_index import Layout, Notice
     from skillc_index.inventory.folders import KnownRoots
     from skillc_index.listing.agents import AgentName, ShownState
 
 __all__ = [
+    "EntryState",
     "Library",
     "Ranking",
     "SkillEntry",
+    "find_text",
     "read_skill",
     "skill_folders",
     "skill_of",
@@ -35,6 +44,10 @@ __all__ = [
 
 #: Skills ranked per request: a skill below is "not ranked".
 RANKED = 100
+
+#: How the agent meets a skill: listed (:data:`~skillc_index.listing.agents.ShownState`), or
+#: ``routed``: behind the router of ``skc route``, found by ``skc find``.
+EntryState = Union["ShownState", Literal["routed"]]
 
 
 class SkillEntry(NamedTuple):
@@ -50,15 +63,34 @@ class SkillEntry(NamedTuple):
     """The ``SKILL.md`` line of ``description`` (1 when there is none)."""
     shown: str = ""
     """The description the listing shows within its budget."""
-    state: ShownState = "full"
+    state: EntryState = "full"
     error: str = ""
     """Why its frontmatter cannot be read (``invalid frontmatter YAML: ...``, as lint's
     SKL100 says it; ``line`` is its line): why the listing shows its name alone."""
+    router: bool = False
+    """The router of ``skc route``: in the listing, not among the skills ``find`` ranks."""
 
     @property
     def triggerable(self) -> bool:
-        """Whether the listing shows a description to choose it by."""
-        return self.state in ("full", "shortened") and bool(self.shown)
+        """Whether the listing shows a description to choose it by (``find`` ranks a routed
+        one by its description)."""
+        return self.state in ("full", "shortened", "routed") and bool(self.shown)
+
+
+def find_text(folder: Path) -> SkillText | None:
+    """The skill at ``folder`` as ``skc find`` indexes it (:func:`skillc_gateway.catalog.
+    skill_text.read_skill_text`: name, description, headings and body of the first MiB of
+    its ``SKILL.md``, read within the skill); None when find skips it (no regular
+    ``SKILL.md``, frontmatter it cannot read)."""
+    from skillc_gateway.catalog.skill_text import MAX_SKILL_BYTES, cut, read_skill_text
+    from skillc_index import SkillcError, read_in_root
+    from skillc_index.layout import SKILL_FILE
+
+    try:
+        data = read_in_root(folder, SKILL_FILE, MAX_SKILL_BYTES + 1)
+    except (SkillcError, OSError):
+        return None
+    return read_skill_text(cut(data), folder.name)
 
 
 def read_skill(
@@ -126,25 +158,50 @@ class Ranking(NamedTuple):
         ]
 
 
+def _ranking_db(names: Iterable[tuple[int, str]]) -> sqlite3.Connection:
+    """An empty index of the ranker in memory, with the skills' names."""
+    from skillc_gateway.catalog.families import NAMES
+    from skillc_gateway.catalog.postings import SCHEMA
+
+    db = sqlite3.connect(":memory:")
+    db.executescript(SCHEMA)
+    db.execute(NAMES)  # the names, as the catalog holds them (find's families step)
+    db.executemany("INSERT INTO skills VALUES (?, ?)", names)
+    return db
+
+
 class Library:
     """The skills (:class:`SkillEntry`, ids their index) and the ranker's index of their
-    listing, in memory."""
+    listing, in memory; with a routed skill among them, the index of what ``skc find`` reads
+    of each (:attr:`finder`). ``unscored``: the installed skills with trigger cases that the
+    agent neither lists nor reaches through a router, none of them in it (their cases are not
+    scored: the run warns of them, and a gate scoring no case fails on them)."""
 
-    def __init__(self, entries: Sequence[SkillEntry]) -> None:
-        from skillc_gateway.catalog.families import NAMES
-        from skillc_gateway.catalog.postings import SCHEMA
-
+    def __init__(self, entries: Sequence[SkillEntry], unscored: Sequence[str] = ()) -> None:
         self.entries = list(entries)
-        self.db = sqlite3.connect(":memory:")
-        self.db.executescript(SCHEMA)
-        self.db.execute(NAMES)  # the names, as the catalog holds them (find's families step)
-        self.db.executemany(
-            "INSERT INTO skills VALUES (?, ?)",
-            [(skill, entry.name) for skill, entry in enumerate(self.entries)],
-        )
+        self.unscored = tuple(unscored)
+        self.finder: sqlite3.Connection | None = None
+        """``find``'s index of the skills it reaches (every one but the router), each as
+        :func:`find_text` reads it; made when a skill is routed."""
+        self.texts: dict[int, SkillText] = {}
+        self.db = _ranking_db((skill, entry.name) for skill, entry in enumerate(self.entries))
         for skill, entry in enumerate(self.entries):
             self._add(skill, entry.shown if entry.triggerable else "", entry.state)
-        self._finish()
+        self._finish(self.db)
+        if any(entry.state == "routed" for entry in self.entries):
+            self._index_found()
+
+    def _index_found(self) -> None:
+        from skillc_gateway.catalog.postings import add
+
+        for skill, entry in enumerate(self.entries):
+            text = None if entry.router else find_text(entry.folder)
+            if text is not None:
+                self.texts[skill] = text
+        self.finder = _ranking_db((skill, self.entries[skill].name) for skill in self.texts)
+        for skill, text in self.texts.items():
+            add(self.finder, skill, text)
+        self._finish(self.finder)
 
     def _add(self, skill: int, description: str, state: str) -> None:
         from skillc_gateway.catalog.postings import SkillText, add
@@ -152,25 +209,44 @@ class Library:
         if state == "omitted":
             return
         entry = self.entries[skill]
+        if state == "routed":  # in find's index, not the listing
+            if self.finder is not None and skill in self.texts:
+                text = self.texts[skill]._replace(description=description)
+                add(self.finder, skill, text)
+            return
         add(self.db, skill, SkillText(entry.name, description, "", (), entry.folder.name))
 
-    def _finish(self) -> None:
+    @staticmethod
+    def _finish(db: sqlite3.Connection | None) -> None:
         from skillc_gateway.catalog.postings import finish
 
-        finish(self.db)
+        if db is not None:
+            finish(db)
 
     def rank(self, query: str) -> Ranking:
         """The skills ``query`` ranks (at most :data:`RANKED`), by ``find``'s lexical ranker
         over the listing."""
+        return self._rank(self.db, query)
+
+    def rank_of(self, skill: int, query: str) -> Ranking:
+        """The ranking that decides whether ``query`` reaches ``skill``: a routed skill's is
+        ``find``'s over every skill it reaches (the agent follows the router, which asks for
+        ``skc find`` before anything else), any other's the listing's (:meth:`rank`)."""
+        if self.entries[skill].state == "routed" and self.finder is not None:
+            return self._rank(self.finder, query)
+        return self._rank(self.db, query)
+
+    @staticmethod
+    def _rank(db: sqlite3.Connection, query: str) -> Ranking:
         from skillc_gateway.catalog.rank import rank
 
-        found = rank(self.db, query, RANKED, semantic=False)
+        found = rank(db, query, RANKED, semantic=False)
         return Ranking(tuple(skill for skill, _ in found), tuple(score for _, score in found))
 
     def reword(self, skill: int, description: str) -> None:
         """Index ``skill`` again with ``description`` shown (the mutation check)."""
         self._add(skill, description, self.entries[skill].state)
-        self._finish()
+        self._finish(self.finder if self.entries[skill].state == "routed" else self.db)
 
     def restore(self, skill: int) -> None:
         entry = self.entries[skill]
@@ -178,6 +254,8 @@ class Library:
 
     def close(self) -> None:
         self.db.close()
+        if self.finder is not None:
+            self.finder.close()
 
 
 def skill_folders(

@@ -81,7 +81,8 @@ class SkillReport(NamedTuple):
     line: int
     """The line of its description."""
     listed: str
-    """How the agent lists it: full, shortened, name-only, omitted."""
+    """How the agent lists it: full, shortened, name-only, omitted; or routed (behind the
+    router of ``skc route``: ranked as ``skc find`` ranks it)."""
     cases: tuple[CaseResult, ...]
     problems: tuple[str, ...] = ()
     phrases: tuple[PhraseCheck, ...] = ()
@@ -134,9 +135,10 @@ class EvalResult(NamedTuple):
     """Skills in the library."""
     skills: tuple[SkillReport, ...]
     collisions: tuple[Collision, ...]
-    breached: tuple[tuple[int, str], ...] = ()
+    breached: tuple[tuple[int | None, str], ...] = ()
     """What breaks the thresholds (:func:`breaches_of`), each with the index of the skill that
-    breaks it (none: the run passes): found once, when the skills are scored."""
+    breaks it, None for the run as a whole (none: the run passes): found once, when the skills
+    are scored."""
     warnings: tuple[Diagnostic | Notice, ...] = ()
     written: tuple[str, ...] = ()
     """``--init``: the files written."""
@@ -152,16 +154,24 @@ class EvalResult(NamedTuple):
     and the cases refused."""
     dry_run: bool = False
     """``--live --dry-run``: :attr:`planned` is the plan (empty: no case to run)."""
+    routed: int = 0
+    """Skills of the library behind a router of ``skc route`` (not in the listing)."""
+    unscored: int = 0
+    """Installed skills with trigger cases left out of the library (:func:`breaches_of`)."""
 
     def breaches(self) -> list[str]:
-        """:attr:`breached`, a line each (``name: what``)."""
-        return [f"{self.skills[index].name}: {text}" for index, text in self.breached]
+        """:attr:`breached`, a line each (``name: what``; the run's: ``what``)."""
+        return [
+            text if index is None else f"{self.skills[index].name}: {text}"
+            for index, text in self.breached
+        ]
 
     def to_dict(self) -> EvalShape:
         found: EvalShape = {
             "agent": self.agent,
             "top": self.top,
             "library": self.library,
+            "routed": self.routed,
             "skills": [
                 skill.to_dict()
                 for index, skill in enumerate(self.skills)
@@ -180,20 +190,33 @@ class EvalResult(NamedTuple):
 
 
 def breaches_of(
-    skills: Sequence[SkillReport], min_recall: float | None, max_false_triggers: int | None
-) -> tuple[tuple[int, str], ...]:
+    skills: Sequence[SkillReport],
+    min_recall: float | None,
+    max_false_triggers: int | None,
+    unscored: Sequence[str] = (),
+) -> tuple[tuple[int | None, str], ...]:
     """What breaks the thresholds, each with the index of the skill in ``skills`` that breaks
     it (none: the run passes). Under a threshold, a skill reported without a case to score
     breaks it: one named, or one whose case files hold none that can be read (a skill of the
-    library without any case file is not reported).
+    library without any case file is not reported); and so does the run (index None) that
+    scored no case while installed skills with trigger cases were left out of its library
+    (``unscored``: the agent neither lists them nor reaches them through a router): a gate
+    never passes having tested nothing.
 
     With ``--live`` the thresholds hold for the agent's outcomes as well as the offline ones
     (adding ``--live`` never makes a gate laxer): the live recall is the should-trigger cases
     that passed live over all of them, a live false trigger a should-not-trigger case the
     agent triggered on; and a case whose agent runs failed, or that was not run, breaks them
     (it says nothing of the agent's choice), the first reason given."""
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int | None, str]] = []
     gated = min_recall is not None or max_false_triggers is not None
+    if gated and unscored and not any(skill.cases for skill in skills):
+        from skillc_index.text import counted
+
+        found.append(
+            (None, f"no case scored: {counted(len(unscored), 'installed skill')} with trigger "
+                   "cases left out (the warning names them)")
+        )  # fmt: skip
     for index, skill in enumerate(skills):
         if gated and not skill.cases:
             found.append((index, "no trigger case to score"))
@@ -254,9 +277,10 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
         for path in result.kept:
             echo(f"kept {path}: it holds the starter text already")
         return
+    routed = f" and {result.routed:,} behind its router" if result.routed else ""
     echo(
-        f"{result.agent} listing of {counted(result.library, 'skill')}; a should-trigger case "
-        f"passes within the top {result.top}"
+        f"{result.agent} listing of {counted(result.library - result.routed, 'skill')}{routed}; "
+        f"a should-trigger case passes within the top {result.top}"
     )
     if result.dry_run:  # even when every case is refused: a plan of none
         from skillc_index.text import shell_word
@@ -270,7 +294,10 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
                 echo(f"  {label(run.skill)} x{run.runs}: {words}")
             else:
                 echo(f"  {label(run.skill)} refused: {one_line(run.query)!r}: {label(run.refused)}")
-    if not result.skills:
+    if not result.skills and result.unscored:
+        echo(f"No case scored: {counted(result.unscored, 'installed skill')} with trigger "
+             f"cases left out of the {result.agent} library (the warning names them).")  # fmt: skip
+    elif not result.skills:
         echo("No trigger cases found (evals/evals.json, evals/triggers.yaml...): "
              "start one with skc eval --init SKILL.")  # fmt: skip
     rows = [["SKILL", "CASES", f"RECALL@{result.top}", "FALSE", "LISTED"]]
@@ -374,9 +401,11 @@ def _findings(result: EvalResult) -> list[_Finding]:
     from skillc_index.text import one_line, printable
 
     found: list[_Finding] = []
-    breaches: dict[int, list[str]] = {}
+    breaches: dict[int | None, list[str]] = {}
     for index, text in result.breached:
         breaches.setdefault(index, []).append(text)
+    for text in breaches.get(None, ()):  # the run's: at no skill's file
+        found.append(_Finding("eval-threshold", "error", f"threshold breached: {text}", "", 0))
     for index, skill in enumerate(result.skills):
 
         def add(rule: str, level: str, text: str, skill: SkillReport = skill) -> None:
@@ -474,7 +503,9 @@ def sarif_log(
                                     "region": {"startLine": finding.line},
                                 }
                             }
-                        ],
+                        ]
+                        if finding.file  # (the run's breach is at no file)
+                        else [],
                     }
                     for finding in (_findings(result) if result is not None else [])
                 ],
@@ -508,10 +539,11 @@ def github_lines(result: EvalResult, base: str) -> list[str]:
     lines = []
     for f in _findings(result):
         file = github_property(annotation_path(Path(f.file), Path(base)))
+        where = f"file={file},line={f.line}," if f.file else ""  # (the run's: no file)
         lines.append(
             printable(
-                f"::{levels[f.level]} file={file},line={f.line},"
-                f"title={github_property(f.rule)}::{github_data(f.message)}"
+                f"::{levels[f.level]} {where}title={github_property(f.rule)}::"
+                f"{github_data(f.message)}"
             )
         )
     return lines

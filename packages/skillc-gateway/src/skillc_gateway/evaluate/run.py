@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from skillc_gateway.evaluate.library import (
     Library,
     SkillEntry,
+    find_text,
     read_skill,
     skill_folders,
     skill_of,
@@ -75,7 +76,10 @@ def library_of(
     standing for its skill when that is listed already; each as ``options.agent`` lists it
     within its budget, priced as ``skc list --budget`` prices it
     (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
-    settings where its settings files set them)."""
+    settings where its settings files set them). Installed, the router of a folder the agent
+    reads is listed and the skills behind it are ``routed`` (:mod:`.routed`), and the
+    installed skills with trigger cases left out are the library's ``unscored`` (a warning
+    names them), when no skill is named."""
     from skillc_index.listing.agents import ListingItem, fit_listing, listed_file
     from skillc_index.listing.budget import listing_settings
     from skillc_index.listing.overrides import claude_overrides
@@ -87,6 +91,9 @@ def library_of(
     usage = dict(options.usage or {})
     plugins: dict[str, str] = {}  # a plugin's skill (its key) -> its plugin
     scopes: dict[str, str] = {}  # an installed skill (its key) -> where the agent reads it
+    routed: dict[str, Scope] = {}  # a skill behind a router (its key) -> the route's scope
+    routers: set[str] = set()  # the routers' keys
+    unscored: list[str] = []  # installed skills with cases the agent does not meet
     if options.paths:
         # each skill's folder, by the skill; a known folder is confined as find confines it
         from skillc_index.inventory.folders import KnownRoots, model_folders, trusted_targets
@@ -96,7 +103,18 @@ def library_of(
         if options.confined:  # a model's: its linked skills lie where a model may read
             allowed = model_folders(layout, known.paths)
         found = skill_folders(options.paths, layout, notices.append, allowed, known)
+        # an agent folder routed: the router in it, and the skills behind it (routes_of)
+        from skillc_gateway.evaluate.routed import routes_of
+
+        routes = routes_of(layout, [layout.cwd / path for path in options.paths])
+        notices += routes.notices
+        for source, scope in routes.sources.items():
+            read, key = skill_of(Path(source), layout)
+            found.setdefault(key, read)
+            routed[key] = scope
+        routers.update(routes.routers)
     else:
+        from skillc_gateway.evaluate.routed import agent_routes, unscored_notice
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
         from skillc_index.listing.skills import seen_by
@@ -104,6 +122,10 @@ def library_of(
         configured = trusted_targets(layout, config)
         inventory = installed_skills(layout, configured)
         from skillc_index import Notice
+
+        routes = agent_routes(options.agent, layout, configured)
+        notices += routes.notices
+        routed = dict(routes.sources)
 
         stubs = _gone_stubs(inventory, options.agent, layout, configured)
         said = {stub.notice().text for stub, _ in stubs.values()}
@@ -127,8 +149,20 @@ def library_of(
             # Codex ranks a project's skills before the home's (as `list --budget` prices it)
             project = any(location.scope == "project" for location in skill.locations)
             scopes[key] = "project" if project else "global"
-            if sees(skill.locations):
+            if sees(skill.locations):  # listed (a copy of it routed or not)
                 found[key] = _edited(skill, layout)
+                routed.pop(key, None)
+            elif key in routed:  # behind a router
+                found[key] = _edited(skill, layout)
+                scopes[key] = routed[key]
+            elif not options.skills and key not in extra and _has_case_file(_edited(skill, layout)):
+                unscored.append(skill.name)
+        for key, (router, scope) in routes.routers.items():  # listed: the agent reads them
+            found.setdefault(key, router)
+            scopes.setdefault(key, scope)
+            routers.add(key)
+        if unscored:
+            notices.append(unscored_notice(options.agent, unscored))
         for key, (stub, scope) in stubs.items():  # (a stub the agent lists, its skill gone)
             found.setdefault(key, stub.path)
             scopes.setdefault(key, scope)
@@ -139,11 +173,15 @@ def library_of(
     scope_of: dict[str, str] = {}  # an entry's folder -> its scope
     for key, folder in folders:
         entry = read_skill(folder, options.agent, limit, plugins.get(key))
+        if entry is not None and key in routed:  # ranked as find ranks it, by what it reads
+            text = find_text(entry.folder)
+            what = "" if text is None else text.description
+            entry = entry._replace(state="routed", description=what, shown=what)
         if entry is not None:
-            entries.append(entry)
+            entries.append(entry._replace(router=key in routers))
             scope_of[str(entry.folder)] = scopes.get(key, "project")
     entries.sort(key=lambda entry: (entry.name, str(entry.folder)))
-    listed = [i for i, entry in enumerate(entries) if entry.state != "omitted"]  # by the agent
+    listed = [i for i, e in enumerate(entries) if e.state not in ("omitted", "routed")]  # by it
     items = [
         ListingItem(
             entries[i].name,
@@ -161,7 +199,7 @@ def library_of(
             shown=view.description,
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
-    return Library(entries), notices
+    return Library(entries, unscored), notices
 
 
 def _gone_stubs(
@@ -324,7 +362,7 @@ def _has_case_file(folder: Path) -> bool:
 
 def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResult, int | None]:
     """The case's result, and the id of the skill that took it (ranked first instead)."""
-    ranking = library.rank(case.query)
+    ranking = library.rank_of(skill, case.query)
     place = ranking.place(skill)
     passed = (
         (place is not None and place <= top) if case.should_trigger else not ranking.wins(skill)
@@ -394,7 +432,9 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             called = (entry.name, parts[2] if parts else entry.name, entry.folder.name)
             cases, problems = read_cases(entry.folder, called)
             if entry.error:  # why it is listed by name alone: not the budget, its frontmatter
-                problems = (f"SKILL.md: {entry.error}: so it is listed {entry.state}", *problems)
+                routed = entry.state == "routed"
+                how = "not found by skc find" if routed else f"listed {entry.state}"
+                problems = (f"SKILL.md: {entry.error}: so it is {how}", *problems)
             if not (cases or problems or options.skills or _has_case_file(entry.folder)):
                 continue  # no case file: not reported, nor gated (a case file of none is)
             if len(cases) > cases_left:
@@ -472,10 +512,12 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             len(library.entries),
             tuple(reports),
             tuple(found),
-            breaches_of(reports, options.min_recall, options.max_false_triggers),
+            breaches_of(reports, options.min_recall, options.max_false_triggers, library.unscored),
             warnings,
             planned=planned,
             dry_run=options.live is not None and options.live.dry_run,
+            routed=sum(1 for entry in library.entries if entry.state == "routed"),
+            unscored=len(library.unscored),
         )
     finally:
         library.close()
@@ -594,7 +636,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
                 raise InvalidOption(f"{target.parent} is not a folder")
             rivals = [
                 library.entries[other].name
-                for other in library.rank(entry.description).skills
+                for other in library.rank_of(skill, entry.description).skills
                 if other != skill
             ][:3]
             text = starter_text(entry.name, trigger_phrases(entry.description)[:8], rivals)

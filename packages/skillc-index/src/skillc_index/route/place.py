@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.atomic import ensure_dir
-from skillc_index.diagnostics import Notice, UnknownTarget
+from skillc_index.diagnostics import Notice, SkillcError, UnknownTarget
 from skillc_index.files import inside
 from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
 from skillc_index.route import ROUTES_DIR
@@ -32,6 +32,7 @@ __all__ = [
     "ROUTES_DIR",
     "RoutePins",
     "RoutePlace",
+    "Routed",
     "check_agent_folder",
     "check_inside",
     "install_command",
@@ -47,6 +48,7 @@ __all__ = [
     "routed_as",
     "routed_names",
     "routes_lock",
+    "routes_of_folders",
 ]
 
 #: A name an agent of ``[targets]`` may have to be routed (it names the manifest file).
@@ -274,22 +276,26 @@ def parking_folders(
         yield place.parking, place.folder, place.agent
 
 
-def _routes(layout: Layout, scopes: Sequence[Scope]) -> Iterator[tuple[RoutePlace, RouteManifest]]:
+def _routes(
+    layout: Layout, scopes: Sequence[Scope], unread: list[SkillcError] | None = None
+) -> Iterator[tuple[RoutePlace, RouteManifest]]:
     """Each route of ``scopes`` recorded (its place, the agent folder its manifest names, and
-    its manifest); one whose manifest cannot be read is left out."""
+    its manifest); one whose manifest cannot be read is left out (its E999 put in ``unread``
+    when given)."""
     for scope in scopes:
         base = layout.base(scope)
         routes = base / SKILLC_DIR / ROUTES_DIR
-        for agent, recorded in _recorded(routes):
+        for agent, recorded in _recorded(routes, unread=unread):
             folder = base / recorded.folder
             yield RoutePlace(agent, scope, base, folder, layout.store(scope), routes), recorded
 
 
-def _recorded(routes: Path, *, strict: bool = False) -> Iterator[tuple[str, RouteManifest]]:
+def _recorded(
+    routes: Path, *, strict: bool = False, unread: list[SkillcError] | None = None
+) -> Iterator[tuple[str, RouteManifest]]:
     """Each agent's route manifest in the route folder ``routes`` (``<agent>.json``), by
-    agent name; one that cannot be read is left out (``strict``: E999)."""
-    from skillc_index.diagnostics import SkillcError
-
+    agent name; one that cannot be read is left out (``strict``: E999; else its E999 put in
+    ``unread`` when given)."""
     try:
         names = sorted(os.listdir(routes))  # noqa: PTH208
     except OSError:
@@ -300,12 +306,66 @@ def _recorded(routes: Path, *, strict: bool = False) -> Iterator[tuple[str, Rout
             continue
         try:
             recorded = read_route_manifest(routes / name)
-        except SkillcError:
+        except SkillcError as exc:
             if strict:
                 raise
+            if unread is not None:
+                unread.append(exc)
             continue
         if recorded is not None:
             yield agent, recorded
+
+
+class Routed(NamedTuple):
+    """One route of an agent folder, as what reads the folder meets it
+    (:func:`routes_of_folders`)."""
+
+    place: RoutePlace
+    router: Path | None
+    """The router skill in the agent folder (its folder holds
+    :data:`~skillc_index.inventory.deployed.ROUTER_MARK`), None when it is not there."""
+    sources: tuple[str, ...]
+    """The store skills behind the router, each by the real path of its folder, as the
+    inventory names a skill's source: a skill folder the route moved into the store, the
+    store skill a deployment it parked stands for
+    (:func:`~skillc_index.inventory.deployed.deployed_source`, a parked link read from the
+    agent folder it came from); each at its recorded place
+    (:func:`~skillc_index.route.manifest.is_ours`), in the manifest's order."""
+
+
+def routes_of_folders(
+    layout: Layout, folders: Collection[Path]
+) -> tuple[list[Routed], list[SkillcError]]:
+    """Each route of ``layout``'s scopes whose agent folder is one of ``folders`` (real paths
+    compared: the folders an agent reads, :func:`~skillc_index.inventory.folders.
+    folders_of_agent`), with its router and the skills behind it: what that agent meets
+    through the router (``skc eval`` scores them); and the E999 of each route manifest that
+    cannot be read, whose skills cannot be known."""
+    from skillc_index.build.deploy import link_target
+    from skillc_index.inventory.deployed import ROUTER_MARK, deployed_source
+    from skillc_index.route.manifest import is_ours
+
+    wanted = {os.path.realpath(folder) for folder in folders}
+    unread: list[SkillcError] = []
+    found: list[Routed] = []
+    for place, recorded in _routes(layout, layout.scopes(), unread):
+        if os.path.realpath(place.folder) not in wanted:
+            continue
+        sources: list[str] = []
+        for record in recorded.records:
+            at = place.destination(record.name, record.kind)
+            if not is_ours(record, at):
+                continue
+            if record.kind == "folder":
+                source: str | None = os.path.realpath(at)
+            else:  # (a parked link's text is read from the agent folder)
+                real = link_target(at, place.folder) or os.path.realpath(at)
+                source = deployed_source(real, layout)
+            if source is not None and source not in sources:
+                sources.append(source)
+        router = place.router if (place.router / ROUTER_MARK).is_file() else None
+        found.append(Routed(place, router, tuple(sources)))
+    return found, unread
 
 
 def routed_names(layout: Layout, scope: Scope) -> dict[str, Path]:

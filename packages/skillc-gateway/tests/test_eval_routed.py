@@ -1,0 +1,154 @@
+"""``skc eval`` of the skills behind the router of ``skc route``: scored as the routed agent
+meets them (the router in the listing, ``skc find`` over the skills), and never a silent pass
+over skills with trigger cases that the run cannot score."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SKILLS = {
+    "docx": "Create and edit Word documents (.docx) with tracked changes, comments and tables.",
+    "pdf-forms": "Fill in PDF forms, merge PDF files and extract text from PDF documents.",
+    "deploy-k8s": "Deploy services to Kubernetes clusters with helm charts and kubectl rollouts.",
+    "git-helper": "Write git commit messages, rebase branches and resolve merge conflicts in git.",
+}
+
+
+def _cases(folder: Path, should: list[str], should_not: tuple[str, ...] | list[str] = ()) -> None:
+    lines = ["should_trigger:", *(f"  - {json.dumps(query)}" for query in should)]
+    if should_not:
+        lines += ["should_not_trigger:", *(f"  - {json.dumps(query)}" for query in should_not)]
+    (folder / "evals").mkdir(exist_ok=True)
+    (folder / "evals" / "triggers.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _library(folder: Path, write_skill: Any) -> None:
+    """The four skills in ``folder``, each with cases; docx's body alone says "redline", and
+    docx has a case no skill ranks (the gate breaks on it)."""
+    for name, description in SKILLS.items():
+        body = "## Redlines\n\nRedline a contract: accept or reject each revision.\n"
+        write_skill(folder / name, description=description, body=body if name == "docx" else "")
+    _cases(folder / "docx", ["add tracked changes to my Word document", "bake a chocolate cake"])
+    _cases(folder / "pdf-forms", ["fill in the form in this PDF"], ["write a commit message"])
+    _cases(folder / "deploy-k8s", ["roll out a helm chart"])
+    _cases(
+        folder / "git-helper", ["resolve the merge conflict"], ["deploy git services to kubernetes"]
+    )
+
+
+@pytest.mark.parametrize("deployed", [False, True], ids=["folders", "deployed-links"])
+def test_routed_skills_are_scored_as_skc_find_ranks_them(
+    deployed: bool, cli: Any, eval_json: Any, gateway: Any, project: Path, write_skill: Any
+) -> None:
+    """After ``skc route install`` the agent folder lists the router alone and the skills sit
+    in the store: ``skc eval`` scored none of them (``claude listing of 0 skills``) and a gate
+    of ``--min-recall 0.9 --max-false-triggers 0`` passed (exit 0) though docx misses a case;
+    ``eval docx`` scored docx against a library of docx alone, ``eval --path .claude/skills
+    docx`` was E001. Each routed skill is scored as the agent meets it: ``skc find`` ranks it
+    (name, description, headings and body: docx's body-only word reaches it), over every skill
+    but the router. The skills are folders the route moves into the store, or deployments of
+    store skills the route parks."""
+    index = cli("skillc_index")
+    agent = project / ".claude" / "skills"
+    if deployed:
+        _library(project / ".skillc" / "skills", write_skill)
+        built = index("build", "--all")
+        assert built.returncode == 0, built.stderr
+        assert all((agent / name).is_symlink() for name in SKILLS)
+    else:
+        _library(agent, write_skill)
+    gate = ("--min-recall", "0.9", "--max-false-triggers", "0")
+    code, before = eval_json(*gate)
+    assert code == 1 and before["breaches"] == ["docx: recall 1/2 < 0.9"], before
+
+    routed = index("route", "install")
+    assert routed.returncode == 0, routed.stderr
+    assert sorted(path.name for path in agent.iterdir()) == ["skill-router"]
+    code, after = eval_json(*gate)
+    assert code == 1 and after["breaches"] == ["docx: recall 1/2 < 0.9"], after
+    assert (after["library"], after["routed"]) == (5, 4)  # the router listed, 4 behind it
+    assert sorted(skill["name"] for skill in after["skills"]) == sorted(SKILLS)
+    assert {skill["listed"] for skill in after["skills"]} == {"routed"}
+    cases = {case["query"]: case for skill in after["skills"] for case in skill["results"]}
+    assert cases["add tracked changes to my Word document"]["place"] == 1
+    assert cases["deploy git services to kubernetes"]["taken_by"] == "deploy-k8s"
+    assert cases["bake a chocolate cake"]["place"] is None
+    table = gateway("eval")
+    assert "claude listing of 1 skill and 4 behind its router" in table.stdout, table.stdout
+
+    # the body is what find reads: a word of docx's body alone reaches it, the listing's not
+    _cases(project / ".skillc" / "skills" / "docx", ["redline this contract"])
+    code, docx = eval_json("docx", "--min-recall", "1")
+    assert code == 0 and docx["library"] == 5, docx  # the whole library, not docx alone
+    assert docx["skills"][0]["results"][0]["place"] == 1
+    # named, git-helper is scored within the library: deploy-k8s takes its should-not case
+    code, named = eval_json("git-helper", "--max-false-triggers", "0")
+    assert code == 0 and named["skills"][0]["false_triggers"] == 0, named
+    # the routed agent folder given as --path holds the router and the skills behind it
+    code, given = eval_json("--path", ".claude/skills", "docx", "--min-recall", "1")
+    assert code == 0 and given["routed"] == 4 and given["skills"][0]["listed"] == "routed"
+
+
+def test_the_router_is_listed_but_never_what_find_ranks(
+    cli: Any, eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """The router is in the listing the agent reads (a listed skill's request may rank it),
+    never among the skills ``find`` ranks for a routed one: the inventory, and find, leave it
+    out. A request in the router's own words is no routed skill's miss taken by it."""
+    agent = project / ".claude" / "skills"
+    write_skill(agent / "finder-notes", description="Notes about finding things.")
+    _cases(agent / "finder-notes", ["find the right skill for the task"])
+    assert cli("skillc_index")("route", "install").returncode == 0
+    _, data = eval_json()
+    (case,) = data["skills"][0]["results"]
+    assert data["skills"][0]["listed"] == "routed"
+    assert case["taken_by"] is None and case["place"] == 1, case
+
+
+def test_a_gate_that_scores_no_case_of_skills_with_cases_fails(
+    cli: Any, gateway: Any, eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """A checkout of a routed project holds the store skills but not the route's manifest nor
+    its router (both gitignored): the agent lists none of them, and ``skc eval`` passed a gate
+    over no case at all. Each installed skill with cases the agent does not meet is named in a
+    warning, and a gate that scored no case fails (its breach is the run's, at no file). A
+    route manifest that cannot be read is a warning too."""
+    store = project / ".skillc" / "skills"
+    _library(store, write_skill)
+    done = gateway("eval")
+    assert done.returncode == 0
+    assert "4 installed skills with trigger cases not scored: claude neither lists them" in (
+        done.stderr
+    ), done.stderr
+    assert "deploy-k8s, docx, git-helper, pdf-forms" in done.stderr
+    assert "No case scored: 4 installed skills" in done.stdout
+    code, data = eval_json("--min-recall", "0.5")
+    assert code == 1 and data["skills"] == []
+    assert data["breaches"] == [
+        "no case scored: 4 installed skills with trigger cases left out (the warning names them)"
+    ]
+    github = gateway("eval", "--min-recall", "0.5", "--format", "github")
+    assert github.returncode == 1
+    assert github.stdout.splitlines() == [
+        "::error title=eval-threshold::threshold breached: no case scored: 4 installed skills "
+        "with trigger cases left out (the warning names them)"
+    ]
+    sarif = json.loads(gateway("eval", "--min-recall", "0.5", "--format", "sarif").stdout)
+    (result,) = sarif["runs"][0]["results"]
+    assert (result["ruleId"], result["locations"]) == ("eval-threshold", [])
+    # one case scored: the others are warned of, the gate judges what it scored
+    write_skill(project / ".claude" / "skills" / "notes", description="Take meeting notes.")
+    _cases(project / ".claude" / "skills" / "notes", ["take notes of the meeting"])
+    code, data = eval_json("--min-recall", "0.5")
+    assert code == 0 and data["breaches"] == [], data
+
+    routes = project / ".skillc" / "router"
+    routes.mkdir()
+    (routes / "claude.json").write_text("{", encoding="utf-8")
+    done = gateway("eval")
+    assert "claude.json' cannot be used: it is not JSON" in done.stderr
+    assert "the skills behind its router are not scored" in done.stderr
