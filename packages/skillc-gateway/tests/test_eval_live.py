@@ -269,6 +269,39 @@ def test_a_case_whose_runs_failed_does_not_pass(cli: Any, library: Path, tmp_pat
     assert [case["live"]["passed"] for case in skill["results"]] == [False, True]
 
 
+def test_a_threshold_of_0_is_refused_and_never_counts_a_skill_not_invoked(
+    cli: Any, library: Path, project: Path, clean_env: dict[str, str]
+) -> None:
+    """``--threshold 0`` counted every case as triggered (``invoked 0/1 >= 0``): each
+    should-not-trigger case failed live though the agent never invoked the skill. The share
+    of runs is above 0 (E100 before any run), and through the API, which takes any number,
+    a skill no run invoked is never triggered."""
+    from skillc_gateway.evaluate.live import LiveOptions
+    from skillc_gateway.evaluate.run import EvalOptions, evaluate
+    from skillc_index.config import load_config
+    from skillc_index.layout import Layout
+
+    _cases(library / "pdf", ("fill in this PDF form", True), ("bake sourdough bread", False))
+    quiet = (sys.executable, "-c", "exit(0)")  # ends well, invokes nothing
+    done = cli("skillc_gateway")(
+        "eval", "pdf", "--path", str(library), "--live", " ".join(quiet), "--threshold", "0"
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines()[0] == (
+        "error[E100]: invalid option: '--threshold must be above 0 and at most 1, not 0.0: it "
+        "is the share of the runs that must invoke the skill (0.01 takes one run)'"
+    )
+    layout = Layout.discover(project, clean_env)
+    config = load_config(layout, env=clean_env)
+    live = LiveOptions(quiet, runs=1, threshold=0.0)
+    result = evaluate(layout, config, EvalOptions(("pdf",), (str(library),), live=live))
+    outcomes = [
+        (c.should_trigger, c.live and (c.live.triggered, c.live.passed))
+        for c in result.skills[0].cases
+    ]
+    assert outcomes == [(True, (False, False)), (False, (False, True))]
+
+
 def test_the_default_pattern_finds_the_skill_by_its_folder_name_or_its_name(
     cli: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -158,10 +158,18 @@ class EvalParams(Record):
     ] = False
 
 
-def _ratio(name: str, value: float | None) -> None:
-    if value is not None and not 0 <= value <= 1:
-        from skillc_index.diagnostics import ParameterError
+def _ratio(name: str, value: float | None, *, share: bool = False) -> None:
+    """E100 for a ratio outside 0-1; for a ``share`` of runs (``threshold``), for 0 too: at
+    0 a skill the agent never invoked counted as triggered (every should-not-trigger case a
+    live failure, ``invoked 0/1``)."""
+    from skillc_index.diagnostics import ParameterError
 
+    if share and value is not None and value == 0:
+        raise ParameterError(
+            f"{{{name}}} must be above 0 and at most 1, not {value}: it is the share of the "
+            "runs that must invoke the skill (0.01 takes one run)"
+        )
+    if value is not None and not 0 <= value <= 1:
         raise ParameterError(f"{{{name}}} must be between 0 and 1, not {value}")
 
 
@@ -198,7 +206,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     from skillc_gateway.evaluate.run import EvalOptions, evaluate, init_cases
 
     _ratio("min_recall", params.min_recall)
-    _ratio("threshold", params.threshold)
+    _ratio("threshold", params.threshold, share=True)
     _goes_with(params)
     live = None
     if params.live is not None:

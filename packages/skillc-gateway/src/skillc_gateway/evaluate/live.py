@@ -16,8 +16,9 @@ it (``claude -p --``: the request after it is an operand).
 Each case runs ``runs`` times; the skill counts as invoked in a run when the run's output
 (stdout and stderr, the first :data:`MAX_OUTPUT` bytes of each) matches the pattern, and as
 triggered when it was invoked in at least ``threshold`` of the runs (skill-creator's 3 runs
-at 0.5 by default). A case with a run that failed (could not start, timed out, exited
-non-zero) does not pass: that run says nothing of the agent's choice.
+at 0.5 by default), and at least once: a ``threshold`` of 0 is refused (E100), and never
+counts a skill the agent did not invoke. A case with a run that failed (could not start,
+timed out, exited non-zero) does not pass: that run says nothing of the agent's choice.
 
 The default pattern (``{skill}`` the skill's folder name or its frontmatter ``name``, each
 escaped: Claude Code invokes a skill by its folder's name) finds what the agents print when
@@ -279,7 +280,9 @@ def run_live(
         text = out.text()[0] + "\n" + err.text()[0]
         if pattern.search(text):
             invoked += 1
-    triggered = options.runs > 0 and invoked / options.runs >= options.threshold
+    # never triggered without a run that invoked it, whatever the threshold (the command
+    # refuses 0: E100)
+    triggered = invoked > 0 and invoked / options.runs >= options.threshold
     # a run that failed tells nothing of the agent's choice (a command not found "invoked"
     # no skill): its case does not pass, whichever way it should go
     passed = not errors and (triggered if case.should_trigger else not triggered)
