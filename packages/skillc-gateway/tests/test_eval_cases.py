@@ -114,6 +114,35 @@ def test_init_names_the_path_that_leads_out_of_the_skill(
     assert elsewhere.read_text("utf-8") == "should_trigger: [mine]\n"
 
 
+def test_an_evals_link_out_of_the_skill_is_one_warning_naming_it(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """An ``evals`` folder linked out of the skill, holding one case file, was warned of
+    five times, once per name eval looks for (``evals/evals.json skipped: error[E012]``...
+    ``evals/triggers.yaml skipped``), files that are not there included: one warning names
+    the link; nothing of it is read. A link that stays in the skill is read."""
+    outside = tmp_path / "outevals"
+    outside.mkdir()
+    (outside / "trigger-eval.json").write_text('[{"query": "edit my Word file"}]', "utf-8")
+    lib = tmp_path / "lib"
+    skill = write_skill(lib / "docx", description="Edit Word documents.")
+    (skill / "evals").symlink_to(outside)
+    cases = read_cases(skill)
+    assert cases.cases == ()
+    assert cases.problems == ("evals skipped: error[E012]: path escapes skill root: 'evals'",)
+    done = gateway("eval", "--path", str(lib))
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: docx: evals skipped: error[E012]: path escapes skill root: 'evals'"
+    ], done.stderr
+    (skill / "evals").unlink()  # a link within the skill
+    (skill / "tests").mkdir()
+    (skill / "tests" / "trigger-eval.json").write_text('[{"query": "edit my Word file"}]', "utf-8")
+    (skill / "evals").symlink_to("tests")
+    inside = read_cases(skill)
+    assert ([case.query for case in inside.cases], inside.problems) == (["edit my Word file"], ())
+
+
 def test_a_request_counts_once_and_one_marked_both_ways_is_left_out(
     tmp_path: Path, write_skill: Any
 ) -> None:

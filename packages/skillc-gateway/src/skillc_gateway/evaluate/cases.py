@@ -20,7 +20,8 @@ there:
         - write a PDF parser in Rust
 
 Every file comes from a stranger: it is read through :func:`skillc_index.files.open_in_root`
-(no symlink out of the skill, regular files only), at most :data:`MAX_FILE_BYTES`, JSON
+(no symlink out of the skill, regular files only; an ``evals`` link out is one warning,
+:func:`_folders_out`), at most :data:`MAX_FILE_BYTES`, JSON
 nested at most :data:`~skillc_index.evals.MAX_DEPTH` levels (:mod:`skillc_index.bounded_json`),
 YAML through the frontmatter reader's bounds; at most :data:`MAX_CASES` cases a skill, each
 query at most :data:`MAX_QUERY_CHARS` characters. A file that breaks a bound or is not in one
@@ -191,8 +192,11 @@ def read_cases(root: Path, names: Sequence[str] = ()) -> SkillCases:
     then others it goes by: its folder's), which an ``evals.json``'s ``skill_name`` is one
     of unless the file is another skill's (:func:`_json_cases`)."""
     found_cases: list[Case] = []
-    problems: list[str] = []
+    out = _folders_out(root)
+    problems = [f"{folder} skipped: {why}" for folder, why in out.items()]
     for rel in CASE_FILES:
+        if rel.rpartition("/")[0] in out:  # the folder's warning says it: one line, not five
+            continue
         try:
             data = read_case_file(root, rel)
             if data is None:
@@ -222,6 +226,24 @@ def read_cases(root: Path, names: Sequence[str] = ()) -> SkillCases:
         )
         cases = cases[:MAX_CASES]
     return SkillCases(tuple(cases), tuple(problems))
+
+
+def _folders_out(root: Path) -> dict[str, str]:
+    """The folders of :data:`CASE_FILES` (``evals``) of the skill at ``root`` that lead out
+    of it (a symlink), each with its E012: none of their files is read
+    (:func:`~skillc_index.evals.read_case_file` refuses each), and the run warns once of the
+    link, not of each file name it looks for (five, where the folder held one)."""
+    import os
+
+    from skillc_index.diagnostics import PathEscapesRoot
+    from skillc_index.files import within
+
+    found: dict[str, str] = {}
+    for folder in dict.fromkeys(rel.rpartition("/")[0] for rel in CASE_FILES):
+        path = root / folder
+        if folder and os.path.lexists(path) and not within(path, root):
+            found[folder] = str(PathEscapesRoot(folder))
+    return found
 
 
 def _times(n: int) -> str:
