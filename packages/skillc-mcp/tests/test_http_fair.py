@@ -440,6 +440,23 @@ def test_a_proxy_is_an_address_or_a_network() -> None:
          "hint: give one address an option, repeated: --proxy 10.0.0.1 --proxy 10.0.0.2\n"),
         ("a\nb", "--proxy $'a\\x0ab' is not an IP address or network\n"
          "hint: give the address the proxy connects from, e.g. --proxy 127.0.0.1\n"),
+        # a network written with host bits (a typo of /0 widened to every address)
+        ("10.0.0.5/8", "--proxy 10.0.0.5/8 is an address with a prefix, not a network\n"
+         "hint: give the proxy's address, or its network: --proxy 10.0.0.0/8\n"),
+        ("10.0.0.5/0", "--proxy 10.0.0.5/0 is an address with a prefix, not a network\n"
+         "hint: give the proxy's address, or its network: --proxy 0.0.0.0/0\n"),
+        # every client out of its share
+        ("0.0.0.0/0", "--proxy 0.0.0.0/0 takes in 0.0.0.0/0 (4,294,967,296 addresses): every "
+         "client there would hold no share of the connections\n"
+         "hint: give the proxy's address, or a network of /8 or narrower\n"),
+        ("::ffff:0:0/96", "--proxy ::ffff:0:0/96 takes in 0.0.0.0/0 (4,294,967,296 addresses): "
+         "every client there would hold no share of the connections\n"
+         "hint: give the proxy's address, or a network of /8 or narrower\n"),
+        ("2001:db8::/16", "--proxy 2001:db8::/16 is an address with a prefix, not a network\n"
+         "hint: give the proxy's address, or its network: --proxy 2001::/16\n"),
+        ("::/0", "--proxy ::/0 takes in ::/0 (340,282,366,920,938,463,463,374,607,431,768,211,456 "
+         "addresses): every client there would hold no share of the connections\n"
+         "hint: give the proxy's address, or a network of /32 or narrower\n"),
     ],
 )  # fmt: skip
 def test_a_proxy_that_is_no_address_is_e061(
@@ -463,6 +480,24 @@ def test_a_proxy_that_is_no_address_is_e061(
     assert "--proxy and --allow-writes go with --http" in done.stderr
 
 
+def test_a_proxy_without_tokens_is_e061(
+    script_path: Callable[[str], Path], project: Path, env: dict[str, str]
+) -> None:
+    """Without tokens a server answers only its own user, whose connections hold that user's
+    share: ``--proxy`` there took every local user's connections out of their share (another
+    user's 70 partial heads held all 64 places). It goes with tokens."""
+    done = subprocess.run(
+        [str(script_path("skillc-mcp")), "--http", "127.0.0.1:0", "--proxy", "127.0.0.1"],
+        cwd=project, env={**env, "SKILLC_MCP_TOKENS": ""}, capture_output=True, text=True,
+        timeout=30,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(
+        "error[E061]: MCP HTTP server: --proxy goes with tokens: without them only this "
+        "server's user is answered"
+    )
+
+
 @on_linux
 def test_a_proxy_s_connections_hold_no_peer_s_share(
     start: Callable[..., HttpServer], few_descriptors: list[str], tmp_path: Path
@@ -475,6 +510,7 @@ def test_a_proxy_s_connections_hold_no_peer_s_share(
     tokens.write_text(f"alice:{ALICE}\n", encoding="utf-8")
     tokens.chmod(0o600)
     server = start("--tokens", str(tokens), "--proxy", "127.0.0.1", script=few_descriptors)
+    assert "(1 token(s), behind the proxy 127.0.0.1/32) in " in server.log[0]
     share, total = DESCRIPTORS // 4 // 8, DESCRIPTORS // 4
     proxied = _hold(server, 3 * share)
     others = _hold(server, share + 2, source="127.0.0.2")

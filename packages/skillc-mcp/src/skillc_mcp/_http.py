@@ -603,6 +603,12 @@ def serve_http(
     from skillc_mcp._http_conn import accept_backlog, proxy_networks
 
     networks = proxy_networks(proxies)
+    if networks and not tokens:
+        raise problem(
+            "--proxy goes with tokens: without them only this server's user is answered, "
+            "and each of its connections holds that user's share",
+            f"give tokens (--tokens FILE or ${TOKENS_ENV}) to serve behind a proxy",
+        )
 
     app = App(  # an --allow-host that is no host name is E061 here, before binding
         tokens=tokens,
@@ -659,6 +665,8 @@ def serve_http(
     where = sock.getsockname()
     shown = f"[{where[0]}]" if family == socket.AF_INET6 else where[0]
     auth = f"{len(tokens)} token(s)" if tokens else "no authentication (loopback)"
+    if networks:
+        auth += ", behind the proxy " + ", ".join(str(network) for network in networks)
     from skillc_mcp import __version__
 
     print(

@@ -91,31 +91,49 @@ def _address(client: tuple[Any, ...]) -> ipaddress.IPv4Address | ipaddress.IPv6A
     return address
 
 
+SHORTEST_PREFIX = {4: 8, 6: 32}
+"""The widest network ``--proxy`` takes, by IP version: a shorter prefix (``0.0.0.0/0``, a typo
+of ``10.0.0.5/0``) would take every client out of its share."""
+
+
 def proxy_networks(values: Sequence[str]) -> tuple[Network, ...]:
-    """The addresses of ``--proxy`` (an IP address, or a network as ``10.0.0.0/24``); E061
-    naming a value that is neither."""
+    """The addresses of ``--proxy`` (an IP address, or a network as ``10.0.0.0/24``): E061
+    naming a value that is neither, a network written with host bits (``10.0.0.5/8``: which
+    was meant?), or one wider than :data:`SHORTEST_PREFIX` allows."""
+    from skillc_index.text import shell_word
     from skillc_mcp._http_guard import problem
 
     networks = []
     for value in values:
+        shown = f"--proxy {shell_word(value)}"
         try:
-            network = ipaddress.ip_network(value.strip(), strict=False)
+            network = ipaddress.ip_network(value.strip())
         except ValueError:
-            from skillc_index.text import shell_word
-
-            parts = value.split(",")[:3]
-            hint = (
-                "give one address an option, repeated: "
-                + " ".join(f"--proxy {shell_word(part.strip())}" for part in parts)
-                if len(parts) > 1
-                else "give the address the proxy connects from, e.g. --proxy 127.0.0.1"
-            )
+            try:
+                meant = ipaddress.ip_network(value.strip(), strict=False)
+            except ValueError:
+                parts = value.split(",")[:3]
+                hint = (
+                    "give one address an option, repeated: "
+                    + " ".join(f"--proxy {shell_word(part.strip())}" for part in parts)
+                    if len(parts) > 1
+                    else "give the address the proxy connects from, e.g. --proxy 127.0.0.1"
+                )
+                raise problem(f"{shown} is not an IP address or network", hint) from None
             raise problem(
-                f"--proxy {shell_word(value)} is not an IP address or network", hint
+                f"{shown} is an address with a prefix, not a network",
+                f"give the proxy's address, or its network: --proxy {meant}",
             ) from None
         if isinstance(network, ipaddress.IPv6Network) and network.network_address.ipv4_mapped:
             mapped = network.network_address.ipv4_mapped
             network = ipaddress.ip_network(f"{mapped}/{max(0, network.prefixlen - 96)}")
+        if network.prefixlen < SHORTEST_PREFIX[network.version]:
+            raise problem(
+                f"{shown} takes in {network} ({network.num_addresses:,} addresses): every "
+                "client there would hold no share of the connections",
+                f"give the proxy's address, or a network of /{SHORTEST_PREFIX[network.version]} "
+                "or narrower",
+            )
         networks.append(network)
     return tuple(networks)
 
