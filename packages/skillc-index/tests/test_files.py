@@ -875,7 +875,7 @@ def test_a_listed_file_gone_before_it_is_hashed_is_e021_saying_so(tmp_path: Path
     read; one that is there but cannot be read stays E999."""
     from skillc_index.diagnostics import SkillFileNotFound, UnreadableFile
     from skillc_index.digests import file_digests
-    from skillc_index.files import listed_file_error
+    from skillc_index.files import typed_os_error
 
     (tmp_path / "SKILL.md").write_text("# s\n", encoding="utf-8")
     with pytest.raises(SkillFileNotFound) as caught:
@@ -887,6 +887,6 @@ def test_a_listed_file_gone_before_it_is_hashed_is_e021_saying_so(tmp_path: Path
     (tmp_path / "references").write_text("a file where a folder was\n", encoding="utf-8")
     with pytest.raises(SkillFileNotFound):
         file_digests(tmp_path, ["references/units.md"])
-    denied = listed_file_error("SKILL.md", PermissionError(errno.EACCES, "Permission denied"))
+    denied = typed_os_error("SKILL.md", PermissionError(errno.EACCES, "Permission denied"))
     assert isinstance(denied, UnreadableFile)
     assert str(denied) == "error[E999]: cannot read 'SKILL.md': Permission denied"

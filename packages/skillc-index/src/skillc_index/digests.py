@@ -12,14 +12,15 @@ from typing import IO, Any
 
 from skillc_index.diagnostics import PathEscapesRoot
 from skillc_index.files import (
+    CHANGED_WHILE_READ,
     CHUNK,
     LFS_POINTER_MAX,
     _is_absolute,
     _join,
     fs_bytes,
     lfs_pointer,
-    listed_file_error,
     open_regular,
+    typed_os_error,
 )
 from skillc_index.walk import walk_skill
 
@@ -100,7 +101,7 @@ def file_digests(
     :class:`PathEscapesRoot`), in bytewise order: what :func:`combine_digests` takes. The
     index keeps them (``files.sha256``), so that a changed file is all that is hashed again.
     One that cannot be read (no permission: mode 000) is :class:`UnreadableFile` naming it,
-    one gone since it was listed E021 (:func:`~skillc_index.files.listed_file_error`).
+    one gone since it was listed E021 (:func:`~skillc_index.files.typed_os_error`).
     Given ``pointers``, the files whose bytes, as hashed, are a Git LFS pointer
     (:func:`~skillc_index.files.lfs_pointer`) are added to it: no second read."""
     root_real = os.path.realpath(root)
@@ -114,7 +115,7 @@ def file_digests(
         try:
             digests[rel] = file_sha256(_join(root_real, rel), None if pointers is None else keep)
         except OSError as exc:
-            raise listed_file_error(rel, exc) from exc
+            raise typed_os_error(rel, exc, hint=CHANGED_WHILE_READ) from exc
         if pointers is not None and lfs_pointer(bytes(head)):
             pointers.append(rel)
     return digests

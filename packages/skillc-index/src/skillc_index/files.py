@@ -36,6 +36,7 @@ from skillc_index.text import (  # the encoding helpers: in text since 2026-12, 
 )
 
 __all__ = [
+    "CHANGED_WHILE_READ",
     "CHUNK",
     "decoded",
     "encoding_notice",
@@ -50,7 +51,6 @@ __all__ = [
     "is_utf8",
     "lfs_notice",
     "lfs_pointer",
-    "listed_file_error",
     "open_in_root",
     "open_regular",
     "other_bom",
@@ -60,6 +60,7 @@ __all__ = [
     "read_text_in_root",
     "regular_fd",
     "safe_join",
+    "typed_os_error",
     "typed_os_errors",
     "within",
 ]
@@ -533,31 +534,41 @@ def read_text_in_root(root: Path, rel: str, *, real_root: str | None = None) -> 
         return decoded(handle.read())
 
 
-def listed_file_error(rel: str, exc: OSError) -> PathNotFound | UnreadableFile:
-    """What a file the walk listed is when it then cannot be read: gone since (``ENOENT``,
-    ``ENOTDIR``: the skill changed as it was read, a branch switched, a ``git clean``) E021
-    saying so; anything else (permissions, I/O) :class:`UnreadableFile` (E999)."""
+#: The hint of a file the walk listed and then found gone: the skill changed as it was read
+#: (a branch switched, a ``git clean`` under ``skc build``).
+CHANGED_WHILE_READ = "it changed on disk while it was read; run the command again"
+
+
+def typed_os_error(
+    path: str,
+    exc: OSError,
+    missing: type[PathNotFound] = SkillFileNotFound,
+    hint: str = "",
+    named: str | None = None,
+) -> PathNotFound | UnreadableFile:
+    """The typed error of ``exc``, raised reading ``path``: nothing there (or a part of the
+    path not a folder) is ``missing`` (E021, E022 for a folder) with ``hint``
+    (:data:`CHANGED_WHILE_READ` for a file the walk listed); a name too long or a symlink
+    loop too, with the system's reason (as :func:`open_in_root` says them); anything else
+    (permissions, I/O) :class:`UnreadableFile` (E999) of ``named`` (default ``path``)."""
+    reason = exc.strerror or str(exc)
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        return SkillFileNotFound(rel, "it changed on disk while it was read; run the command again")
-    return UnreadableFile(rel, exc.strerror or str(exc))
+        return missing(path, hint)
+    if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+        return missing(path, reason)
+    return UnreadableFile(path if named is None else named, reason)
 
 
 @contextmanager
 def typed_os_errors(path: str, missing: type[PathNotFound] = SkillFileNotFound) -> Iterator[None]:
     """The ``OSError`` of reading ``path`` in the block as the typed error a public reader
-    raises: nothing there (or a part of the path not a folder) is ``missing`` (E021, E022 for
-    a folder); a name too long or a symlink loop too, with the system's reason (as
-    :func:`open_in_root` says them); anything else (permissions, I/O) :class:`UnreadableFile`
-    (E999) of the file the system names."""
+    raises (:func:`typed_os_error`), an :class:`UnreadableFile` naming the file the system
+    names."""
     try:
         yield
     except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-            raise missing(path) from None
-        if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
-            raise missing(path, exc.strerror or str(exc)) from None
-        where = exc.filename if isinstance(exc.filename, str) else path
-        raise UnreadableFile(where, exc.strerror or str(exc)) from exc
+        named = exc.filename if isinstance(exc.filename, str) else None
+        raise typed_os_error(path, exc, missing, named=named) from exc
 
 
 def encoding_notice(name: str, problem: str, how: str) -> Notice:

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from skillc_index.diagnostics import Notice
 from skillc_index.files import (
+    CHANGED_WHILE_READ,
     decoded,
     encoding_notice,
     encoding_problem,
-    listed_file_error,
     open_in_root,
     other_bom,
+    typed_os_error,
 )
 from skillc_index.index.cache import hashed_bytes
 from skillc_index.index.freshness import IndexHandle
@@ -37,12 +38,12 @@ if TYPE_CHECKING:
 @contextmanager
 def _opened(root: Path, rel: str) -> Iterator[BinaryIO]:
     """A source opened in binary mode, only if it is a regular file inside the root
-    (E021/E012); one that cannot be read is :func:`~skillc_index.files.listed_file_error`'s."""
+    (E021/E012); one that cannot be read is :func:`~skillc_index.files.typed_os_error`'s."""
     try:
         with open_in_root(root, rel) as handle:
             yield handle
     except OSError as exc:
-        raise listed_file_error(rel, exc) from exc
+        raise typed_os_error(rel, exc, hint=CHANGED_WHILE_READ) from exc
 
 
 def _read_bytes(root: Path, rel: str) -> bytes:
