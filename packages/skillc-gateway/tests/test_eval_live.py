@@ -255,6 +255,57 @@ def test_a_read_of_another_skill_whose_name_ends_with_this_one_is_no_invocation(
     assert (other["invoked"], other["passed"]) == (0, True)
 
 
+#: An agent in a routed project (``skc route install``): it reads the skill as the router
+#: tells it to, with ``skc`` through its shell tool, and prints what it did as stream-json
+#: (Claude Code's Bash tool call; Codex's command item for ``codex:``), the command the
+#: request names after its ``|``.
+ROUTED_AGENT = """\
+import json, sys
+kind, _, command = sys.argv[-1].partition("|")
+def emit(o): print(json.dumps(o))
+emit({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1",
+      "name": "Bash", "input": {"command": "skc find 'the task' --limit 1"}}]}})
+emit({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1",
+      "content": "1. pdf  read it: skc show pdf --section 'Usage'"}]}})
+if kind.startswith("codex"):
+    emit({"type": "item.completed", "item": {"type": "command_execution", "command": command}})
+elif command:
+    emit({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t2",
+          "name": "Bash", "input": {"command": command}}]}})
+"""
+
+
+def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """In a project routed by ``skc route install`` the agent reads a skill with ``skc show``
+    / ``outline`` / ``open``, never its files: the default pattern knew a Skill tool call and
+    a read of ``NAME/SKILL.md`` only, so every such run was "not invoked". A read of another
+    skill (``pdf-tools``, ``xlsx --section pdf``) or the name in a tool's result is none."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(ROUTED_AGENT, encoding="utf-8")
+    _cases(
+        library / "pdf",
+        ("show|skc show pdf --section 'Usage'", True),
+        ("outline|cd /work && skc outline pdf", True),
+        ("open|skc open pdf references/api.md", True),
+        ("options|/usr/bin/skc show --format json --section \"Fill in\" 'pdf'", True),
+        ("plugin|skc show devkit:pdf --section Usage", True),
+        ("codex|bash -lc 'skc outline pdf'", True),
+        ("prefix|skc show pdf-tools --section Usage", False),
+        ("other|skc show xlsx --section pdf", False),
+        ("find only|", False),
+    )
+    skill = _live(cli, library, f"{sys.executable} {agent}")
+    results = skill["results"]
+    invoked = {case["query"].partition("|")[0]: case["live"]["invoked"] for case in results}
+    assert invoked == {
+        "show": 1, "outline": 1, "open": 1, "options": 1, "plugin": 1, "codex": 1,
+        "prefix": 0, "other": 0, "find only": 0,
+    }  # fmt: skip
+    assert all(case["live"]["passed"] for case in results)
+
+
 def test_a_case_whose_runs_failed_does_not_pass(cli: Any, library: Path, tmp_path: Path) -> None:
     """A failed run (a command not found, an exit status 1, a timeout) counted as "not
     invoked": a should-not-trigger case passed live though the agent never ran."""

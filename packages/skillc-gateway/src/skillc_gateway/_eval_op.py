@@ -134,8 +134,8 @@ class EvalParams(Record):
         str | None,
         Param(
             "With --live: the regular expression that shows the skill was invoked in the "
-            "output ({skill} is its folder name or its name) [default: a Skill tool call or "
-            "a read of NAME/SKILL.md].",
+            "output ({skill} is its folder name or its name) [default: a Skill tool call, "
+            "a read of NAME/SKILL.md, or a shell call of skc show/outline/open NAME].",
             metavar="REGEX",
         ),
     ] = None

@@ -23,8 +23,11 @@ timed out, exited non-zero) does not pass: that run says nothing of the agent's 
 The default pattern (``{skill}`` the skill's folder name or its frontmatter ``name``, each
 escaped: Claude Code invokes a skill by its folder's name) finds what the agents print when
 they use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
-``plugin:NAME``), and a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
-files), the name whole (not the end of another skill's name).
+``plugin:NAME``), a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
+files), and a read the router of ``skc route install`` prescribes: ``skc show NAME``, ``skc
+outline NAME`` or ``skc open NAME`` in the command of a shell tool call (``"command":``, as
+Claude Code's Bash and Codex's JSON print it); the name whole each time (not the end, nor
+the start, of another skill's name).
 
 Neither value is ever code: a ``{query}`` or ``{skill}`` in an interpreter's inline script
 (``sh -c "echo {query}"``, ``python3 -c``), the script or program it runs, or a variable a
@@ -68,10 +71,31 @@ __all__ = [
     "run_live",
 ]
 
+#: An option of ``skc show``/``outline``/``open`` before the skill's name, in a command line
+#: as a JSON string holds it: one that takes a value (``--section 'Usage'``, ``--format=json``)
+#: with it, else a flag (``-v``, ``--hidden``).
+_READ_OPTION = (
+    r"(?:--(?:section|file|nth|max-lines|offset|level|format)(?:=|\s+)"
+    r"""(?:'[^'"]*'|\\"(?:[^"\\]|\\[^"])*\\"|[^\s'"\\]+)"""
+    r"|-(?!-(?:section|file|nth|max-lines|offset|level|format)(?![\w-]))[\w-]+)"
+)
+#: A read the router prescribes (``skc show NAME``, ``skc outline NAME``, ``skc open NAME``)
+#: in the command of a shell tool call of the agent's JSON output (Claude Code's Bash
+#: ``"command": "..."``, Codex's ``"command": "bash -lc '...'"`` or ``["bash", "-lc",
+#: "..."]``): the name its first operand, quoted or not, after a folder (a path to the skill)
+#: or a plugin's ``PLUGIN:``, and whole (``skc show pdf-extra`` is no read of ``pdf``). Text
+#: the agent was shown (a tool's result, escaped inside its JSON string) is none.
+_CLI_READ = (
+    r'"command"\s*:\s*(?:\[(?:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*)?"(?:[^"\\]|\\.)*?'
+    r"(?<![\w.-])skc\s+(?:show|outline|open)(?:\s+" + _READ_OPTION + r")*\s+"
+    r"""(?:'|\\")?(?:[\w.~-]*/)*(?:[\w.-]+:)?{skill}(?![\w.:-])"""
+)
 #: A read of ``NAME/SKILL.md`` counts when no character of a name comes before ``NAME`` (the
 #: start, ``/``, a quote, a space...): ``scientific-brainstorming/SKILL.md`` is no read of
 #: ``brainstorming``.
-DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|(?<![\w.-]){skill}/SKILL\.md'
+DEFAULT_PATTERN = (
+    r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|(?<![\w.-]){skill}/SKILL\.md|' + _CLI_READ
+)
 #: Output read of each stream of a run, in bytes.
 MAX_OUTPUT = 4 << 20
 #: Agent runs one invocation starts at most unless told (``--max-live-runs``): 100 cases at
