@@ -144,6 +144,43 @@ def test_a_timed_out_run_ends_with_the_agents_children(
     assert case["live"]["errors"] == [f"{agent} timed out after 1 seconds"]
 
 
+def test_an_agent_that_leaves_a_child_ends_its_run_when_it_ends(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """An agent that exits at once but leaves a background child (a backgrounded shell
+    command: ``sleep 1000 &``, holding the output pipe) made each run take the whole
+    ``--live-timeout``: the child was killed at the deadline only. It is killed when the
+    agent ends, and the run counts as the agent's output says."""
+    import time
+
+    agent = tmp_path / "agent.sh"
+    agent.write_text(
+        f"#!/bin/sh\nsleep 120 &\necho $! > {tmp_path}/child.pid\n"
+        'echo \'{"type": "tool_use", "name": "Skill", "input": {"skill": "pdf"}}\'\n',
+        "utf-8",
+    )
+    agent.chmod(0o755)
+    _cases(library / "pdf", ("fill in this PDF form", True))
+    started = time.monotonic()
+    try:
+        skill = _live(cli, library, str(agent), "--live-timeout", "60")
+        took = time.monotonic() - started
+    finally:
+        child = int((tmp_path / "child.pid").read_text("utf-8"))
+        try:  # neither reaped nor dead waiting to be reaped
+            alive = Path(f"/proc/{child}/stat").read_text("utf-8").split(")")[-1].split()[0]
+        except FileNotFoundError:
+            alive = ""
+        if alive not in ("", "Z", "X"):
+            os.kill(child, signal.SIGKILL)
+    assert alive in ("", "Z", "X"), f"the agent's child {child} outlived the run"
+    assert took < 30, f"the run took {took:.0f} s: the child was waited for to the timeout"
+    (case,) = skill["results"]
+    assert case["live"] == {
+        "runs": 1, "invoked": 1, "triggered": True, "passed": True, "errors": []
+    }  # fmt: skip
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_sigterm_to_eval_ends_the_agents_run_and_then_eval(
     library: Path, tmp_path: Path, clean_env: dict[str, str], project: Path, script_path: Any

@@ -1661,11 +1661,21 @@ os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 time.sleep(120)
 """
 
-#: A tool that starts a child holding its output pipe (``sleep 301 & echo started``), writes
-#: "<its pid> <the child's pid>" to ``argv[1]`` and exits at once: skc waits on the pipe.
+#: A tool that leaves a child holding its output pipe (``sleep 301 & echo started``): the
+#: child prints "from the child" and sleeps; once it has printed, the tool writes "<its pid>
+#: <the child's pid>" to ``argv[1]``, prints "started" and exits. With ``escaped`` as
+#: ``argv[2]`` the child left the run: a session of its own, no ``SKILLC_RUN_ID``.
 LEAVING = """\
-import os, subprocess, sys
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+import os, subprocess, sys, time
+code = "import sys, time; print('from the child', flush=True); "
+code += "open(sys.argv[1], 'w').close(); time.sleep(120)"
+escaped = sys.argv[2:] == ["escaped"]
+env = {k: v for k, v in os.environ.items() if not (escaped and k == "SKILLC_RUN_ID")}
+child = subprocess.Popen(
+    [sys.executable, "-c", code, sys.argv[1] + ".printed"], env=env, start_new_session=escaped
+)
+while not os.path.exists(sys.argv[1] + ".printed"):
+    time.sleep(0.01)
 with open(sys.argv[1] + ".tmp", "w") as out:
     out.write(f"{os.getpid()} {child.pid}")
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
@@ -1773,9 +1783,52 @@ def test_a_tool_ignoring_the_sigterm_skc_passes_on_is_killed_after_the_grace(
                     os.kill(pid, signal.SIGKILL)
 
 
+def _leaving(kit: Callable[..., Path]) -> None:
+    rows = "| pidfile | string | yes | p |\n| how | string | no | h |\n"
+    command = f"{PYTHON} scripts/leave.py {{{{pidfile}}}} {{{{how}}}}"
+    folder = kit(tool("leave", command, rows), extra="timeout: 60\n")
+    script(folder, "scripts/leave.py", LEAVING)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_child_the_tool_leaves_is_killed_when_the_tool_ends(
+    project: Path,
+    tmp_path: Path,
+    clean_env: dict[str, str],
+    kit: Callable[..., Path],
+    script_path: Callable[[str], Path],
+) -> None:
+    """The tool has ended and its background child holds the output pipe: skc waited for the
+    pipe until the timeout (60 s here, every run of an agent doing so in ``eval --live``),
+    then killed the child. The child is killed when the tool ends; what it wrote before is
+    kept."""
+    pidfile = tmp_path / "tool.pid"
+    _leaving(kit)
+    pids: list[int] = []
+    try:
+        done = subprocess.run(
+            [str(script_path("skillc-gateway")), "run", "kit", "leave", f"pidfile={pidfile}",
+             "--format", "json"],
+            cwd=project, env=clean_env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        pids = [int(pid) for pid in pidfile.read_text(encoding="utf-8").split()]
+        data = envelope(done)
+        assert (done.returncode, data["success"]) == (0, True), done.stderr
+        assert data["output"] == "from the child\nstarted\n"
+        assert isinstance(data["duration_ms"], int) and data["duration_ms"] < 30_000
+        deadline = time.monotonic() + 20  # a safety net for a slow machine, not a timing test
+        while _alive(pids[1]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pids[1])
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
+def test_ctrl_c_while_an_escaped_child_holds_the_output_pipe_ends_skc(
     project: Path,
     tmp_path: Path,
     clean_env: dict[str, str],
@@ -1784,21 +1837,15 @@ def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
     signum: int,
     status: int,
 ) -> None:
-    """The tool has ended; its background child holds the output pipe, so skc waits for the
-    pipe (at most to the timeout): Ctrl-C (SIGINT to the terminal's group) or SIGTERM to skc
-    then kills the child as it kills a running tool (it ran on, and skc exited 130)."""
+    """The tool has ended; a child that left its run (its own session, no ``SKILLC_RUN_ID``)
+    holds the output pipe, so skc waits for the pipe (at most to the timeout): Ctrl-C
+    (SIGINT to the terminal's group) or SIGTERM to skc then ends skc, 130 or 143, no
+    traceback."""
     pidfile = tmp_path / "tool.pid"
-    folder = kit(
-        tool(
-            "leave",
-            f"{PYTHON} scripts/leave.py {{{{pidfile}}}}",
-            "| pidfile | string | yes | p |\n",
-        )
-    )
-    script(folder, "scripts/leave.py", LEAVING)
+    _leaving(kit)
     pids: list[int] = []
     with _start_run(
-        script_path, project, clean_env, "kit", "leave", f"pidfile={pidfile}"
+        script_path, project, clean_env, "kit", "leave", f"pidfile={pidfile}", "how=escaped"
     ) as process:
         try:
             pids = _pids(pidfile, process)
@@ -1815,7 +1862,6 @@ def test_ctrl_c_while_a_child_holds_the_output_pipe_kills_it(
             _, stderr = process.communicate(timeout=60)
             assert process.returncode == status, stderr
             assert "Traceback" not in stderr, stderr
-            assert not _alive(pids[1])
         finally:
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError):

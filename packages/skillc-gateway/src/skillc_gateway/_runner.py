@@ -529,8 +529,9 @@ def run_in_group(
 
     On timeout the process group gets SIGTERM, then SIGKILL after :data:`KILL_GRACE`
     seconds. When the program ends, what is left of its group (background children) is
-    killed too: its processes do not outlive it, nor this process when Ctrl-C stops it (the
-    run is killed as the ``KeyboardInterrupt`` goes on, also while a child holds the pipe).
+    killed then (SIGKILL), not at the timeout, and the output they wrote before is read to
+    its end: its processes do not outlive it, nor this process when Ctrl-C stops it (the
+    run is killed as the ``KeyboardInterrupt`` goes on).
     SIGTERM, SIGHUP or SIGQUIT sent to this process (the run's own session gets none of a
     group-wide one) is passed on to the run, SIGKILL follows :data:`KILL_GRACE` seconds later,
     and :class:`~skillc_gateway._process.Stopped` (a ``SystemExit`` of 128+N) goes on
@@ -587,7 +588,11 @@ def run_in_group(
                 except subprocess.TimeoutExpired:
                     _signal_run(process.pid, marker, signal.SIGKILL)
                     process.wait()
-            # Children still holding a pipe get until the deadline, then all are killed.
+            # The program has ended: what is left of its run (background children) goes now,
+            # not at the deadline (an agent's `sleep 1000 &` held the pipe, every run took the
+            # whole timeout); what they wrote is in the pipes, read to its end. Only a process
+            # that left both the group and the marker can hold a pipe still: until the deadline.
+            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
             for reader in readers:
                 reader.join(max(deadline - time.monotonic(), 0))
         except BaseException as stopped:  # Ctrl-C (its own session: missed), SIGTERM...
