@@ -553,6 +553,65 @@ def test_a_request_is_never_code_of_the_agent_command(
         assert not pwned.exists()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # find's and fd's options that run a program, once per file found
+        "find EVIL -maxdepth 0 -exec {query} ;",
+        "find EVIL -maxdepth 0 -execdir {query} {} +",
+        "find EVIL -maxdepth 0 -ok {query} ;",
+        "find EVIL -maxdepth 0 -name x -o -okdir {query} ;",
+        "fd -x {query}",
+        "fd --exec={query}",
+        # GNU parallel runs its command line by a shell, and its ::: arguments when no
+        # command comes before them; pkexec runs its operand as sudo does
+        "parallel ::: {query}",
+        "pkexec {query}",
+        # a program known wrappers lead to from the head, not the head's own only
+        "nice env {query}",
+        "timeout 5 nice {query}",
+        "nice find EVIL -maxdepth 0 -exec {query} ;",
+    ],
+)
+def test_a_request_is_never_the_program_a_runner_runs(
+    cli: Any, library: Path, tmp_path: Path, command: str
+) -> None:
+    """``--live 'find EVIL -maxdepth 0 -exec {query} ;'`` ran a request of a skill's files
+    (``/path/evil.sh``) as a program: find's ``-exec`` was not known to run one, nor was the
+    program of a wrapper after the head (``nice env {query}``). E100 before anything runs."""
+    pwned = tmp_path / "pwned"
+    evil = tmp_path / "evil.sh"
+    evil.write_text(f"#!/bin/sh\ntouch {pwned}\n", encoding="utf-8")
+    evil.chmod(0o755)
+    _cases(library / "pdf", (str(evil), True))
+    done = cli("skillc_gateway", process=True)(
+        "eval", "pdf", "--path", str(library), "--live", command.replace("EVIL", str(evil)),
+        "--runs", "1",
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr.startswith("error[E100]: invalid option: 'live command: {query} is in ")
+    assert "would run as code" in done.stderr and "Traceback" not in done.stderr
+    assert not pwned.exists()
+
+
+def test_a_request_after_parallels_separator_is_an_argument(
+    cli: Any, library: Path, tmp_path: Path
+) -> None:
+    """GNU parallel quotes the arguments after its ``:::`` for its shell: the request there
+    is no code (the hint for ``parallel AGENT {query} ::: x`` says to put it there), nor is
+    one find's ``-exec`` passes to the program it runs (not the program)."""
+    run = cli("skillc_gateway", process=True)
+    _cases(library / "pdf", ("fill in this PDF form", True))
+    for command in ("parallel AGENT -p ::: {query}", "find . -maxdepth 0 -exec AGENT {query} ;"):
+        done = run(
+            "eval", "pdf", "--path", str(library), "--live", command, "--runs", "1", "--dry-run"
+        )  # fmt: skip
+        assert done.returncode == 0 and "error[" not in done.stderr, done.stderr
+    done = run("eval", "pdf", "--path", str(library), "--live", "parallel AGENT {query} ::: x")
+    assert done.returncode == 1
+    assert "put {query} after ':::'" in done.stderr
+
+
 #: A remote agent: its request on its input (logged to $1), the skill invoked when it says so.
 REMOTE_AGENT = """\
 import json, sys

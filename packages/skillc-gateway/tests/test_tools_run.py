@@ -1426,6 +1426,28 @@ def test_a_value_is_never_inline_code(
     assert not marker.exists()
 
 
+def test_the_program_find_exec_runs_is_never_a_value(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``find . -maxdepth 0 -exec {{value}} \\;`` ran the value (``/path/evil.sh``) as a
+    program: find's ``-exec`` was no runner skc knew. It is refused (SKL820), nothing runs;
+    a value as the argument of the program it runs is data."""
+    marker = tmp_path / "pwned"
+    evil = tmp_path / "evil.sh"
+    evil.write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
+    evil.chmod(0o755)
+    rows = "| value | string | yes | v |\n"
+    kit(
+        tool("program", f"find {tmp_path} -maxdepth 0 -exec {{{{value}}}} \\;", rows),
+        tool("argument", f"find {tmp_path} -maxdepth 0 -exec echo {{{{value}}}} \\;", rows),
+    )
+    refused(run("run", "kit", "program", f"value={evil}"), "is the program 'find' runs")
+    assert not marker.exists()
+    proc = run("run", "kit", "argument", f"value={evil}")
+    assert (proc.returncode, proc.stdout) == (0, f"{evil}\n"), proc.stderr
+    assert not marker.exists()
+
+
 def test_watch_and_ssh_are_words_after_a_program_skc_does_not_know(
     run: Run, kit: Callable[..., Path]
 ) -> None:

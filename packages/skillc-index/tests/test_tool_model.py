@@ -502,6 +502,34 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("setpriv --reuid 1000 {{v}}", [("v", "program", "setpriv")]),
         ("firejail --private {{v}}", [("v", "program", "firejail")]),
         ("ionice -p {{v}}", []),  # running processes, no program
+        # find's and fd's options that run a program (once per file): the word after is one
+        ("find . -exec {{v}} ;", [("v", "program", "find")]),
+        ("find . -name x -exec grep -e y {} ; -execdir {{v}} {} +", [("v", "program", "find")]),
+        ("find . -ok {{v}} ;", [("v", "program", "find")]),
+        ("find . -okdir {{v}} ;", [("v", "program", "find")]),
+        ("find . -exec sh -c {{v}} ;", [("v", "inline", "sh -c")]),
+        ("nice find . -exec {{v}} ;", [("v", "program", "find")]),
+        ("find . -exec grep -e {{v}} {} ;", []),  # the program's argument
+        ("find . -exec grep x {} + -name {{v}}", []),  # `+` after `{}` ends its arguments
+        ("find {{v}} -name x", []),  # a starting point (an option there is refused)
+        ("fd -e md -x {{v}}", [("v", "program", "fd")]),
+        ("fd --exec-batch {{v}}", [("v", "program", "fd")]),
+        ("fd --exec={{v}}", [("v", "program", "fd")]),
+        ("fdfind x -X python3 {{v}}", [("v", "code", "python3")]),
+        ("fd -x echo {{v}}", []),
+        # GNU parallel: its command line is a shell's; the arguments after ::: it quotes,
+        # unless no command comes before them (they are the commands), the command starts
+        # with a replacement string, or -I / --arg-sep makes them other
+        ("parallel claude -p {{v}} ::: a", [("v", "code", "parallel")]),
+        ("parallel -j 4 claude -p ::: {{v}}", []),
+        ("parallel ::: {{v}}", [("v", "code", "parallel")]),
+        ("parallel {} ::: {{v}}", [("v", "code", "parallel")]),
+        ("parallel -I XX echo XX ::: {{v}}", [("v", "code", "parallel")]),
+        ("parallel --arg-sep ,, echo ,, {{v}}", [("v", "code", "parallel")]),
+        ("npm run parallel -- {{v}}", []),  # a word after a program skc does not know
+        # pkexec runs its operand as sudo does
+        ("pkexec {{v}}", [("v", "program", "pkexec")]),
+        ("pkexec --user bob {{v}}", [("v", "program", "pkexec")]),
         ("chrt -p {{v}} {{w}}", []),
         ("taskset -p {{v}} {{w}}", []),
         # su -c's command runs; the words after -- are its $0, $1 (the safe pattern)
@@ -617,6 +645,30 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("command", "guessed"),
+    [
+        ("env {{v}}", False),
+        ("nice env {{v}}", False),
+        ("timeout 5 nice {{v}}", False),
+        ("nice find . -exec {{v}} ;", False),
+        ("codex exec {{v}}", True),  # Codex's prompt, if exec is no program there
+        ("uv run env {{v}}", True),
+        ("uv run find . -exec {{v}} ;", True),
+        ("docker exec c nice {{v}}", True),
+    ],
+)
+def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
+    command: str, guessed: bool
+) -> None:
+    """``skc eval --live`` refuses the program a wrapper runs only when known wrappers lead
+    to it from the head (``codex exec {query}`` is Codex's prompt): it took the head's own
+    program only, so ``nice env {query}`` ran the request as a program. Each value says
+    whether it was found only by reading a word after an unknown program as one."""
+    template, _, _ = parse_command(command, 1)
+    assert [(v.kind, v.after_unknown) for v in template.code_values()] == [("program", guessed)]
+
+
+@pytest.mark.parametrize(
     ("command", "data"),
     [
         ("sh -c {{v}}", "either"),  # sh -c '... "$1"' sh VALUE, or its environment
@@ -643,9 +695,11 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
         ("env - sh -c {{v}}", "argument"),
         ("env --ignore-environment python3 {{v}}", "argument"),
         ("setpriv --reset-env sh -c {{v}}", "argument"),
+        ("pkexec sh -c {{v}}", "argument"),  # pkexec sets a minimal environment
         # one command line joined of the words, a shell here parses: the environment only
         ("watch claude {{v}}", "environment"),
         ("script -q -c {{v}} /dev/null", "environment"),  # its operand: the log file
+        ("parallel claude {{v}} ::: a", "environment"),
         ("ssh -o {{v}} host true", "environment"),  # ProxyCommand: a local shell's
         # the remote's shell: no argument, no variable of this side; its input only
         ("ssh host claude -p {{v}}", "input"),

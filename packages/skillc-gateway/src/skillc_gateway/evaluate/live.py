@@ -30,8 +30,10 @@ Claude Code's Bash and Codex's JSON print it); the name whole each time (not the
 the start, of another skill's name).
 
 Neither value is ever code: a ``{query}`` or ``{skill}`` in an interpreter's inline script
-(``sh -c "echo {query}"``, ``python3 -c``), the script or program it runs, or a variable a
-wrapper sets is refused before anything runs (:func:`check_command`: ``skc run``'s check of a
+(``sh -c "echo {query}"``, ``python3 -c``), the script it runs, the program known wrappers
+lead to from the head (``nice env {query}``, ``find . -exec {query} ;``; not one read after a
+program skc does not know, a guess: ``codex exec {query}`` is Codex's prompt), or a variable
+a wrapper sets is refused before anything runs (:func:`check_command`: ``skc run``'s check of a
 tool's placeholders, :meth:`skillc_index.tools.command.CommandTemplate.code_values`); the
 script reads the request as an argument (``sh -c '... "$1"' sh {query}``) or from
 ``$SKC_EVAL_QUERY``, as the wrapper lets it (:attr:`~skillc_index.tools.code_values.CodeValue.
@@ -165,11 +167,10 @@ def check_command(command: tuple[str, ...]) -> None:
     )
     if not any("{query}" in word for word in command):  # the request is the last argument
         words += ((Placeholder("query"),),)
-    program = command[0].rsplit("/", 1)[-1] if command else ""
-    found = [  # a wrapper's program only when it is the command's own: `codex exec {query}`
-        value  # is Codex's prompt, not the shell's exec
+    found = [  # a wrapper's program only when known wrappers lead to it from the command's
+        value  # head (`nice env {query}`): `codex exec {query}` is Codex's prompt, not exec's
         for value in CommandTemplate(" ".join(command), words, 0).code_values()
-        if value.kind != "program" or value.where == program
+        if value.kind != "program" or not value.after_unknown
     ]
     if found:
         value = found[0]
@@ -190,6 +191,12 @@ def check_command(command: tuple[str, ...]) -> None:
                 f"parses, and sends no variable: send the text on the remote command's "
                 f"standard input (sh -c 'printf %s \"$1\" | {wrapper} HOST claude -p' sh "
                 f"{{{name}}}), or to a script on the remote that reads it there"
+            )
+        elif wrapper == "parallel":  # GNU parallel quotes the arguments after its :::
+            hint = (
+                f"the shell of 'parallel' gets its command as one line: put {{{name}}} after "
+                f"':::' (parallel quotes it, parallel claude -p ::: {{{name}}}) or read "
+                f"${variable} there"
             )
         elif value.data == "environment":  # a shell here parses one line joined of them
             hint = (

@@ -2,7 +2,8 @@
 
 What each interpreter takes as code (:data:`_INTERPRETERS`; with them the wrappers that hand
 a command line to a shell: ``ssh host CMD``, ``watch CMD``, ``su -c``, ``su bob FILE``,
-``script -c``) and which program each wrapper runs (:data:`_WRAPPERS`):
+``script -c``, ``parallel CMD ::: ARGS``), which program each wrapper runs (:data:`_WRAPPERS`)
+and which one an option names (:data:`_EXECUTORS`: ``find -exec``, ``fd -x``):
 :meth:`~skillc_index.tools.command.CommandTemplate.code_values` reports a placeholder there
 (with how that code could be given it as data instead: :attr:`CodeValue.data`), and
 :meth:`~skillc_index.tools.command.CommandTemplate.render` knows by them where a program's
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
     _CLEARS,
+    _EXECUTORS,
     _INTERPRETERS,
     _SHELL,
     _SPLIT,
@@ -56,6 +58,10 @@ class CodeValue(NamedTuple):
     ``script -c CMD``: a shell of this machine parses one command line joined of them, no
     argument stays one); ``input``, on its standard input only (``ssh host CMD...``: the
     remote's shell parses the line, and no variable of this side reaches it)."""
+    after_unknown: bool = False
+    """Found in what a word after a program the tables do not know runs, that word read as a
+    program because it names one they know (``uv run python3 {{x}}``, ``codex exec {{x}}``):
+    a guess, since that program may read it as no program at all (``codex exec PROMPT``)."""
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -352,7 +358,8 @@ def _interpreter_values(
     script = None
     if at_program and shell and spec.shell_operands is not None:
         data = "input" if spec.remote else "environment"  # no argument stays one
-        for operand in words[position + spec.shell_operands :]:  # one command line, a shell's
+        line = words[position + spec.shell_operands :]  # one command line, a shell's
+        for operand in line[: _shell_end(spec, words[index + 1 : position], line)]:
             found += _values(operand, "code", shown, data)
     elif position < len(words):
         operand = words[position]
@@ -368,6 +375,25 @@ def _interpreter_values(
         opened = (position if code_seen else position + 1, opens or "")
         return found, position, script, opened, preloads
     return found, position, script, None, preloads
+
+
+def _shell_end(
+    spec: _Interpreter,
+    options: tuple[tuple[Fragment, ...], ...],
+    line: tuple[tuple[Fragment, ...], ...],
+) -> int:
+    """How many words of ``line``, the operands of ``spec`` (after its ``options``), are
+    the command line its shell runs: up to the first of :attr:`_Interpreter.shell_end` (GNU
+    ``parallel CMD ::: ARGS``: it quotes the arguments), else all of them."""
+    first = _literal(line[0]) if line else None
+    if not first or first.startswith("{") or first in spec.shell_end:  # `parallel {} ::: x`
+        return len(line)
+    for option in options:  # `-I XX`, `-IXX`, `--arg-sep ,,`
+        name = _head(option).partition("=")[0]
+        if name in spec.shell_end_off or (name[1:2] != "-" and name[:2] in spec.shell_end_off):
+            return len(line)
+    ends = [at for at, word in enumerate(line) if _literal(word) in spec.shell_end]
+    return ends[0] if ends else len(line)
 
 
 def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int | None:
@@ -428,6 +454,29 @@ def _wrapped_program(
     return position, assignments, clears
 
 
+def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> list[int]:
+    """The indexes of the words ``find`` (or ``fd``) at ``words[index]`` runs as programs: the
+    word after each of its options of :data:`_EXECUTORS` (``-exec``, ``--exec=`` holding the
+    program in the word), its arguments skipped up to a ``;`` (or find's ``+`` after ``{}``)."""
+    options = _EXECUTORS[name]
+    found: list[int] = []
+    position = index + 1
+    while position < len(words):
+        head, literal = _head(words[position]), _literal(words[position])
+        if literal is None and head.partition("=")[0] in options and "=" in head:
+            found.append(position)  # `fd --exec={{x}}`
+        elif literal in options and position + 1 < len(words):
+            found.append(position + 1)
+            position, previous = position + 2, None
+            while position < len(words):  # its arguments, up to the word that ends them
+                literal = _literal(words[position])
+                if literal == ";" or (literal == "+" and previous == "{}" and name == "find"):
+                    break
+                previous, position = literal, position + 1
+        position += 1
+    return found
+
+
 def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:
     """The index of the word ``watch -x`` or ``runuser -u bob`` at ``words[index]`` runs as its
     program, itself (``len(words)`` when none: no such option, or no operand)."""
@@ -454,6 +503,9 @@ class _Programs(NamedTuple):
     cleared: set[int]
     """The programs run with a cleared environment (:data:`_CLEARS`, after ``su -l``), and
     ``su -l`` itself (its shell's): a value reaches their code as an argument only."""
+    guessed: set[int]
+    """The programs read so after a program the tables do not know, and what they run
+    (:attr:`CodeValue.after_unknown`)."""
 
 
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
@@ -466,19 +518,21 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     programs: dict[int, str] = {0: ""}
     environment: dict[int, str] = {}
     cleared: set[int] = set()
+    guessed: set[int] = set()
     unknown, unknown_at = "", 0  # the last program, when the tables do not know it
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is None:
             continue
         name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
-        known = name in _WRAPPERS or name in _INTERPRETERS
+        known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS
         # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
         runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
         if index not in programs:
             if not (unknown and known) or runs_one or literal.startswith("-"):
                 continue
             programs[index] = unknown
+            guessed.add(index)
             if unknown_at in cleared:
                 cleared.add(index)
         unknown, unknown_at = ("" if known and not runs_one else shown), index
@@ -490,11 +544,16 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         if name in _WRAPPERS:
             target, assignments, clears = _wrapped_program(words, index, name)
             environment.update(dict.fromkeys(assignments, shown))
-        if target < len(words):
+        targets = [target] if target < len(words) else []
+        if name in _EXECUTORS:  # `find . -exec PROGRAM ... ;`
+            targets += _executed(words, index, name)
+        for target in targets:
             programs[target] = shown
             if clears or index in cleared:  # what a program of a cleared environment runs
                 cleared.add(target)
-    return _Programs(programs, environment, cleared)
+            if index in guessed:
+                guessed.add(target)
+    return _Programs(programs, environment, cleared, guessed)
 
 
 def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> bool:
@@ -544,7 +603,7 @@ def _before_equals(word: tuple[Fragment, ...]) -> tuple[Fragment, ...]:
 
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
-    programs, environment, cleared = _programs(words)
+    programs, environment, cleared, guessed = _programs(words)
     options_end = 0  # the words up to here are an interpreter's options, read already
     opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
@@ -559,7 +618,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
             found += _option_values(word)
         if literal is None:
             if programs.get(index):  # a placeholder in the program a wrapper runs
-                found += _values(word, "program", programs[index])
+                values = _values(word, "program", programs[index])
+                found += [v._replace(after_unknown=index in guessed) for v in values]
             continue
         name = _program_name(literal)
         # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
@@ -573,6 +633,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
             values, end, _, opens, _ = _interpreter_values(words, index, shown, at_program)
             if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
                 values = [v._replace(data="argument") if v.data == "either" else v for v in values]
+            if index in guessed:
+                values = [v._replace(after_unknown=True) for v in values]
             found += values
             opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)

@@ -51,6 +51,14 @@ class _Interpreter(NamedTuple):
     """Its operands after this many are joined into a command line a shell runs (``ssh
     host CMD...``, on the remote; ``watch CMD...``, by ``sh -c``), unless one of
     :attr:`no_shell` is given (``watch -x``)."""
+    shell_end: tuple[str, ...] = ()
+    """Words that end that command line when one comes after it: the operands after are
+    arguments it quotes itself (GNU ``parallel CMD ::: ARGS``). Not when no command comes
+    before (``parallel ::: CMDS``: they are the command lines), nor one starting with a
+    replacement string (``parallel {} ::: ARGS``, ``{1}``, ``{=...=}``: parallel quotes none
+    there), nor after one of :attr:`shell_end_off` (another separator or replacement string):
+    then every operand is that command line's."""
+    shell_end_off: tuple[str, ...] = ()
     no_shell: tuple[str, ...] = ()
     runs_program: tuple[str, ...] = ()
     """Options after which its first operand is a program it runs itself, no shell
@@ -231,6 +239,18 @@ _SCRIPT_ARGUMENT = (
 )  # fmt: skip
 
 
+#: GNU parallel's options that take the next word (``parallel --help``, its man page)
+_PARALLEL_ARGUMENT = (
+    "-a", "--arg-file", "--arg-sep", "--arg-file-sep", "-C", "--colsep", "-d", "--delimiter",
+    "-E", "--env", "--halt", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--load",
+    "--memfree", "-n", "--max-args", "-N", "-L", "--max-lines", "--results", "--res",
+    "--retries", "-S", "--sshlogin", "--sshloginfile", "--slf", "--tmpdir", "--timeout",
+    "--workdir", "--wd", "-I", "--tag-string", "--delay", "--basefile", "--bf", "--return",
+    "--transferfile", "--tf", "--block", "--recstart", "--recend", "-s", "--max-chars",
+    "--header", "-J", "--profile", "--ssh", "--limit", "--nice", "--termseq",
+)  # fmt: skip
+
+
 _WATCH = _Interpreter(
     takes_argument=("-n", "--interval", "-q", "--equexit"),
     script_operand=False,
@@ -313,6 +333,14 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         remote=True,
     ),
     "watch": _WATCH,
+    # GNU parallel runs its command by a shell, the arguments after ::: quoted
+    "parallel": _Interpreter(
+        takes_argument=_PARALLEL_ARGUMENT,
+        script_operand=False,
+        shell_operands=0,
+        shell_end=(":::", "::::", ":::+", "::::+"),
+        shell_end_off=("-I", "-i", "--replace", "--rpl", "--arg-sep", "--arg-file-sep"),
+    ),
     "su": _SU,
     "runuser": _SU._replace(runs_program=("-u", "--user")),
     "script": _Interpreter(
@@ -337,6 +365,7 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "nice": ("-n", "--adjustment"),
     "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
     "doas": ("-u", "-C"),
+    "pkexec": ("--user",),
     "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
     "stdbuf": ("-i", "-o", "-e"),
     "time": ("-f", "--format", "-o", "--output"),
@@ -365,7 +394,7 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
 #: ``argument``): whether they do by default (sudo's ``env_reset``), and the options that
 #: say otherwise (``sudo -E``, not ``--preserve-env=LIST``; ``env -i``, ``env -``).
 _CLEARS = {
-    "sudo": (True, ("-E", "--preserve-env")), "doas": (True, ()),
+    "sudo": (True, ("-E", "--preserve-env")), "doas": (True, ()), "pkexec": (True, ()),
     "env": (False, ("-i", "--ignore-environment", "-")), "setpriv": (False, ("--reset-env",)),
 }  # fmt: skip
 
@@ -377,3 +406,13 @@ _WRAPPER_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot"
 
 #: ``env``'s options whose argument is itself a command line (the program it runs).
 _SPLIT = ("-S", "--split-string")
+
+
+#: Programs that run a program named by one of their options, once per file they find: the
+#: word after the option is that program, the words after it its arguments up to a ``;``
+#: word (find's ``+`` after ``{}`` too; fd's run to the end without one). find's
+#: ``-exec``/``-execdir``/``-ok``/``-okdir``, fd's ``-x``/``--exec``/``-X``/``--exec-batch``.
+_EXECUTORS: dict[str, tuple[str, ...]] = {
+    "find": ("-exec", "-execdir", "-ok", "-okdir"),
+    **dict.fromkeys(("fd", "fdfind"), ("-x", "--exec", "-X", "--exec-batch")),
+}
