@@ -89,6 +89,51 @@ def test_routed_skills_are_read_and_logged_then_put_back(
     ]
 
 
+def test_the_routers_description_gives_commands_that_run_and_reaches_an_older_router(
+    ok: Run, skc: Run, skc_installed: Run, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The router's description (the one entry the agent lists) said to read the best skill
+    "with `skc show` and the skill's name": ``skc show NAME`` is E100 (``--section`` is
+    required). Every ``skc`` command it gives runs, for the routed skill (NAME) and a
+    heading its outline lists (HEADING); and a router an older skillc wrote (its text
+    recorded in the route's manifest) is rewritten by the next ``route install``."""
+    import re
+    import shlex
+
+    from skillc_index import parse_frontmatter
+
+    ok("init")
+    folder = project / ".claude" / "skills"
+    write_skill(folder / "pdf-tools", "pdf-tools", "Fill in PDF forms.", "## Usage\n\nFill.\n")
+    installed = skc_installed("route", "install")
+    assert installed.returncode == 0, installed.stderr
+    router = folder / "skill-router" / "SKILL.md"
+    fresh = router.read_text(encoding="utf-8")
+    front = parse_frontmatter(fresh).data
+    assert front is not None
+    commands = re.findall(r"`(skc [^`]*)`", front["description"])
+    assert [c.split()[1] for c in commands] == ["find", "outline", "show"]
+    for command in commands:
+        words = [
+            {"NAME": "pdf-tools", "HEADING": "Usage"}.get(word, word)
+            for word in shlex.split(command)[1:]
+        ]
+        done = skc(*words)
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+    # a router of an older skillc: its own text, recorded as skillc's in the manifest
+    older = fresh.replace("then read the best skill", "then read the skill")
+    router.write_text(older, encoding="utf-8")
+    manifest = project / ".skillc" / "router" / "claude.json"
+    recorded = json.loads(manifest.read_text(encoding="utf-8"))
+    recorded["router_sha256"] = hashlib.sha256(older.encode("utf-8")).hexdigest()
+    manifest.write_text(json.dumps(recorded), encoding="utf-8")
+    assert "was edited" not in ok("route", "status").stderr
+    ok("route", "install")
+    assert router.read_text(encoding="utf-8") == fresh
+    status = ok("route", "status")
+    assert "was edited" not in status.stderr + status.stdout
+
+
 def test_the_summary_counts_what_the_agent_lists_and_the_dry_run_agrees(
     ok: Run, skc_installed: Run, project: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -51,8 +51,8 @@ def router_text(count: int, agent: str, scope: Scope) -> str:
         f"Finds the right skill for the task among {skills} installed for this agent but kept "
         "out of this listing by skillc. Use it whenever a task starts, before anything else: "
         "call the MCP tool skc_find with the task in words (or run `skc find 'the task in "
-        "words'`), then read the best skill with skc_show / skc_open (or `skc show` and the "
-        "skill's name)."
+        "words'`), then read the best skill with skc_outline and skc_show (or `skc outline "
+        "NAME`, then `skc show NAME --section 'HEADING'`)."
     )
     undo = "skc route uninstall" + ("" if agent == "claude" else f" --target {agent}")
     undo += " --global" if scope == "global" else ""
