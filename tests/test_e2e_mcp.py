@@ -100,3 +100,48 @@ def test_skc_mcp_serves_what_skc_builds(
         rows = connection.execute("SELECT command, cwd FROM access_log").fetchall()
     connection.close()
     assert {cwd for _, cwd in rows} == {str(project)}
+
+
+def test_a_checkouts_linked_agent_folder_confines_skc_mcp_and_not_skc_find(
+    skc_installed: Callable[..., subprocess.CompletedProcess[str]],
+    skc_path: Path,
+    project: Path,
+    clean_env: dict[str, str],
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """A cloned repository holding ``.gemini/skills -> /tmp``: ``skc mcp``'s ``skc_find`` with
+    ``path: ["/tmp"]`` walked all of /tmp and ``skc_open`` read another user's skill there. The
+    model's paths now reach the skills the agent loads from that folder, and no further; the
+    user's ``skc find --path`` on the command line still searches any folder."""
+    shared = tmp_path / "shared"
+    write_skill(shared / "loaded", description="Paint zebra stripes.")
+    deep = write_skill(shared / "people" / "skills" / "evil", description="Paint zebra spots.")
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "skills").symlink_to(shared)
+
+    async def session() -> list[tuple[bool, str]]:
+        params = StdioServerParameters(
+            command=str(skc_path), args=["mcp"], env=clean_env, cwd=project
+        )
+        seen: list[tuple[bool, str]] = []
+        with (tmp_path / "server.log").open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                for name, arguments in [
+                    ("skc_find", {"query": "paint zebra", "path": [str(shared)]}),
+                    ("skc_open", {"skill": str(deep), "path": "SKILL.md"}),
+                    ("skc_open", {"skill": str(shared / "loaded"), "path": "SKILL.md"}),
+                ]:
+                    result = await client.call_tool(name, arguments)
+                    seen.append((result.is_error, result.content[0].text))  # type: ignore[union-attr]
+        return seen
+
+    found, deeper, loaded = anyio.run(session)
+    for is_error, text in (found, deeper):
+        assert is_error and text.startswith("error[E100]: invalid option: 'path '"), text
+        assert "outside the project, the working folder, the home folder" in text, text
+    assert not loaded[0] and "Paint zebra stripes." in loaded[1], loaded
+    user = skc_installed("find", "paint zebra", "--path", str(shared), "--format", "json")
+    assert user.returncode == 0, user.stderr
+    names = sorted(Path(skill["name"]).name for skill in json.loads(user.stdout)["skills"])
+    assert names == ["evil", "loaded"], user.stdout

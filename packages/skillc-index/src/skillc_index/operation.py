@@ -514,11 +514,10 @@ class Session:
         return masks, (() if said is None else (said,))
 
     def check_paths(self, command: str, params: Any) -> None:
-        """With ``confined_paths``: E100 (:class:`~skillc_index.inventory.folders.
-        PathNotSearched`) for a value of a ``path`` parameter of ``params`` (a parameters
-        record of ``command``: a skill's path, a baseline file, folders to search) that does
-        not really lie in the folders a model may read (:func:`~skillc_index.inventory.
-        folders.confine`), before anything is read. A name is a path from the working folder
+        """With ``confined_paths``: E100 (:mod:`skillc_index.inventory.reads`) for a value of a
+        ``path`` parameter of ``params`` (a parameters record of ``command``: a skill's path, a
+        baseline file, folders to search) that does not really lie in the folders a model may
+        read, before anything is read. A name is a path from the working folder
         (there), a ``skill://`` URI too (its resolution keeps to the inventory)."""
         if not self.confined_paths:
             return
@@ -540,21 +539,22 @@ class Session:
         the folders of the ``[libraries]`` entry a model names with it too)."""
         if not self.confined_paths:
             return
-        from skillc_index.inventory.folders import confine
+        from skillc_index.inventory.reads import confine
         from skillc_index.layout import expand_user
 
         for given in values:
             path = self.layout.cwd / expand_user(given)
-            confine(self.layout, given, path, self._known_roots, command, option)
+            confine(given, path, self._model_folders, command, option)
 
     @cached_property
-    def _known_roots(self) -> list[Any]:
-        """The folders of installed skills (:func:`~skillc_index.inventory.folders.
-        search_roots`), found once: where a model may read besides the project and home."""
+    def _model_folders(self) -> tuple[Any, ...]:
+        """The folders a model may read (:func:`~skillc_index.inventory.reads.model_folders`),
+        found once."""
         from skillc_index.inventory.folders import search_roots, trusted_targets
+        from skillc_index.inventory.reads import model_folders
 
         configured = trusted_targets(self.layout, self.config)
-        return [root.path for root in search_roots(self.layout, configured)]
+        return model_folders(self.layout, search_roots(self.layout, configured))
 
     @cached_property
     def config(self) -> Config:

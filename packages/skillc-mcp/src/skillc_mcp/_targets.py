@@ -56,7 +56,10 @@ def check_targets(layout: Layout, targets: Sequence[str], allowed: Sequence[str]
 
 
 def _owned(folder: str, layout: Layout, scope: str) -> bool:
-    """Whether an agent folder of ``scope`` really lies in its project: a checkout's
+    """Whether an agent folder of ``scope`` really lies in its project (:func:`~skillc_index.
+    inventory.folders.in_project`, as for what a model may read): a checkout's
     ``.gemini/skills -> /elsewhere`` does not make ``/elsewhere`` an agent folder. The home
     folder's links are the user's own."""
-    return scope != "project" or layout.project_root is None or within(folder, layout.project_root)
+    from skillc_index.inventory.folders import in_project
+
+    return scope != "project" or in_project(folder, layout)

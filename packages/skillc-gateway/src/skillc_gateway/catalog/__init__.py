@@ -60,13 +60,8 @@ from skillc_index import (
     format_diagnostic,
 )
 from skillc_index.diagnostics import TextTooLong, TooManyItems
-from skillc_index.inventory.folders import (
-    PathNotSearched,
-    Root,
-    confine,
-    routing_roots,
-    search_roots,
-)
+from skillc_index.inventory.folders import Root, routing_roots, search_roots
+from skillc_index.inventory.reads import PathNotSearched, confine
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.engine import Catalog
@@ -359,17 +354,19 @@ def find_roots(
     entries); else what is installed (the inventory's folders:
     :func:`skillc_index.inventory.folders.search_roots`). ``confined`` (the caller is a
     model): a path outside the folders a model may search is :class:`PathNotSearched`
-    (E100: :func:`confine`), and a linked entry of one leading out of them is not walked
-    (:attr:`~skillc_index.inventory.folders.Root.allowed`); the command line's are followed."""
+    (E100: :mod:`skillc_index.inventory.reads`), and a linked entry of one leading out of
+    them is not walked (:attr:`~skillc_index.inventory.folders.Root.allowed`); the command
+    line's are followed."""
     if not paths:
         return search_roots(layout, configured)
     from skillc_index import expand_user, is_folder
-    from skillc_index.inventory.folders import KnownRoots, model_folders
+    from skillc_index.inventory.folders import KnownRoots
+    from skillc_index.inventory.reads import model_folders
 
     if len(paths) > MAX_FIND_PATHS:  # as the operation's schema says (maxItems)
         raise TooManyItems("path", len(paths), MAX_FIND_PATHS)
     known = KnownRoots(layout, configured)
-    allowed = model_folders(layout, known.paths) if confined else ()
+    allowed = model_folders(layout, known.roots) if confined else ()
     roots: list[Root] = []
     for given in paths:
         path = layout.cwd / expand_user(given)
@@ -381,7 +378,7 @@ def find_roots(
         if not given or not (stat.S_ISDIR(mode) or (link and is_folder(path))):  # "": no cwd
             raise SkillDirectoryNotFound(given)
         if confined:
-            confine(layout, given, path, known.paths)
+            confine(given, path, allowed)
         absolute = Path(os.path.abspath(path))  # noqa: PTH100 - not resolved: as given
         root = known.get(absolute, link) or Root(absolute, "path", allowed=allowed)
         if all(other.path != root.path for other in roots):

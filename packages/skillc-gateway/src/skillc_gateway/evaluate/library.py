@@ -275,7 +275,7 @@ def skill_folders(
     (:func:`~skillc_index.walk.cut_short`) is told to ``warn``, and so is a skill folder whose own
     name is not UTF-8, left out (the library's database cannot hold it; the folders above it may
     have any bytes, as ``build`` takes them); with ``allowed`` (``paths`` a model gave: the
-    folders it may read, :func:`~skillc_index.inventory.folders.model_folders`), so is a
+    folders it may read, :func:`~skillc_index.inventory.reads.model_folders`), so is a
     linked entry of a folder leading out of them, left out as ``find``'s ``path`` leaves it
     (a project's deployed links into ``.skillc/runtime`` stay in them); the command line's
     links are followed wherever they lead. A folder of ``known`` (an agent folder, a store, a

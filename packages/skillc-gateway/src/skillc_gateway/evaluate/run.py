@@ -96,12 +96,13 @@ def library_of(
     unscored: list[str] = []  # installed skills with cases the agent does not meet
     if options.paths:
         # each skill's folder, by the skill; a known folder is confined as find confines it
-        from skillc_index.inventory.folders import KnownRoots, model_folders, trusted_targets
+        from skillc_index.inventory.folders import KnownRoots, trusted_targets
+        from skillc_index.inventory.reads import model_folders
 
         known = KnownRoots(layout, trusted_targets(layout, config))
         allowed: tuple[Path, ...] = ()
         if options.confined:  # a model's: its linked skills lie where a model may read
-            allowed = model_folders(layout, known.paths)
+            allowed = model_folders(layout, known.roots)
         found = skill_folders(options.paths, layout, notices.append, allowed, known)
         # an agent folder routed: the router in it, and the skills behind it (routes_of)
         from skillc_gateway.evaluate.routed import routes_of

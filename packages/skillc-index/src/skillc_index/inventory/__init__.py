@@ -11,6 +11,8 @@ and resolution").
 - :mod:`.entries`: the skills of those folders (:class:`InstalledSkill`, each with its
   :class:`Location` list: one source is one skill), :func:`installed_skills` (the set ``list``
   and ``stats --all`` count, and ``find`` searches);
+- :mod:`.reads`: where a model may read (a project's agent folder linked out of the project
+  counts for its skills alone), and E100 for a path it gives elsewhere;
 - :mod:`.links`: the links of a store, which name the skills linked under another name;
 - :mod:`.resolve`: a name resolved past the stores (:func:`skillc_index.resolve_skill`'s
   step 4), ``plugin:skill``, W001 for a name several skills have.

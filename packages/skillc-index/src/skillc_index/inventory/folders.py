@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from skillc_index.diagnostics import InvalidOption
 from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
 
@@ -53,7 +52,6 @@ __all__ = [
     "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
     "KnownRoots",
-    "PathNotSearched",
     "Root",
     "RootKind",
     "agent_folders",
@@ -64,11 +62,10 @@ __all__ = [
     "codex_home",
     "codex_home_folders",
     "codex_system_folder",
-    "confine",
     "folders_of_agent",
     "in_plugins_folder",
+    "in_project",
     "installed_folders",
-    "model_folders",
     "parent_folders",
     "plugin_folders",
     "plugin_version_parts",
@@ -103,8 +100,9 @@ class Root(Record):
 
     allowed: tuple[Path, ...] = ()
     """A ``path`` root a model gave (MCP ``path``): the folders it may read
-    (:func:`model_folders`), where its linked entries must really lie (a project's deployed
-    links into ``.skillc/runtime`` do); ``()``: ``skc find --path``'s, followed anywhere."""
+    (:func:`~skillc_index.inventory.reads.model_folders`), where its linked entries must
+    really lie (a project's deployed links into ``.skillc/runtime`` do); ``()``: ``skc find
+    --path``'s, followed anywhere."""
 
     @property
     def confined_to(self) -> tuple[Path, ...]:
@@ -176,6 +174,24 @@ def check_project_write(path: Path, layout: Layout) -> None:
     real = os.path.realpath(path)
     if not inside(real, os.path.realpath(base)):
         raise PathEscapesProject(layout.display(path), real)
+
+
+def in_project(path: Path | str, layout: Layout) -> bool:
+    """Whether ``path``, a folder of the project (its store, an agent folder of it), really
+    lies (symlinks followed) in the project: below :func:`project_base` or the top of the
+    folders agents read from the working directory up (:func:`parent_folders`: a
+    repository's root above it). One that leads out of it is a link the checkout made
+    (``.gemini/skills -> /elsewhere``): ``/elsewhere`` is no folder of the project's, where
+    a model may read (:mod:`~skillc_index.inventory.reads`) or a server deploy. False
+    outside projects (the home folder's links are the user's own)."""
+    from skillc_index.files import inside, real_path
+
+    base = project_base(layout)
+    if base is None:
+        return False
+    real = real_path(path)
+    tops = {base, *_walked_up(layout)[-1:]}  # (none in `/`: nothing is walked up)
+    return any(inside(real, real_path(top)) for top in tops)
 
 
 def write_places(layout: Layout) -> tuple[Path, ...]:
@@ -311,15 +327,7 @@ def parent_folders(layout: Layout) -> tuple[Root, ...]:
     reaches the home folder or a folder holding it (the home's folders are the global ones).
     No file is read: an ``lstat`` of ``.git`` a level, none at the project root (``find``
     runs this on every query)."""
-    folders: list[Path] = []
-    folder = layout.cwd
-    while folder != folder.parent and not layout.home.is_relative_to(folder):
-        folders.append(folder)
-        if folder == layout.project_root or os.path.lexists(folder / ".git"):
-            break
-        folder = folder.parent
-    else:  # neither a project nor a repository below the home: the working directory only
-        folders = folders[:1]
+    folders = _walked_up(layout)
     read = [(agent, KNOWN_TARGETS[agent].project) for agent in PARENT_AGENTS]
     read.insert(1, (PARENT_AGENT, CODEX_FOLDER))
     return tuple(
@@ -328,6 +336,19 @@ def parent_folders(layout: Layout) -> tuple[Root, ...]:
         for agent, relative in read
         if relative is not None
     )
+
+
+def _walked_up(layout: Layout) -> list[Path]:
+    """The folders :func:`parent_folders` looks in, the working directory first: up to the
+    skillc project root or the repository root, else the working directory alone."""
+    folders: list[Path] = []
+    folder = layout.cwd
+    while folder != folder.parent and not layout.home.is_relative_to(folder):
+        folders.append(folder)
+        if folder == layout.project_root or os.path.lexists(folder / ".git"):
+            return folders
+        folder = folder.parent
+    return folders[:1]  # neither a project nor a repository below the home
 
 
 # -- the agents' own folders ---------------------------------------------------------------
@@ -600,52 +621,6 @@ def routing_roots(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     return tuple(part for part in value.split(os.pathsep) if part)
 
 
-class PathNotSearched(InvalidOption):
-    """E100: a folder or file a model named in a tool's argument (MCP ``skc_find``'s or
-    ``skc_eval``'s ``path``, a skill's path, ``skc_lint``'s ``baseline``) that lies outside the
-    project, the working folder, the home folder and the folders of installed skills
-    (:func:`confine`)."""
-
-    def __init__(
-        self, given: str, real: str, command: str = "find", option: str = "--path DIR"
-    ) -> None:
-        where = "is" if os.path.abspath(given) == real else f"leads to {real},"  # noqa: PTH100
-        super().__init__(
-            f"path '{given}' {where} outside the project, the working folder, the home folder "
-            "and the folders of installed skills, which are all this server reads (the user "
-            f"can give any folder: 'skc {command} {option}')"
-        )
-        self.given = given
-        self.real = real
-
-
-def confine(
-    layout: Layout,
-    given: str,
-    path: Path,
-    known: Sequence[Path],
-    command: str = "find",
-    option: str = "--path DIR",
-) -> None:
-    """:class:`PathNotSearched` (E100) for a folder or file a model gave ``command`` (its
-    ``option``; ``path``: ``given`` from the working directory) that does not really lie
-    (symlinks followed) in the project, the working folder (where the user started the
-    server), the home folder, a folder of ``known`` (the inventory's) or a
-    ``$SKILL_ROUTING_ROOTS`` folder: a model does not walk the disk (nor fill the user's
-    catalog with every skill on it), nor read a folder that is no skill of the user's."""
-    from skillc_index.files import real_path, within
-
-    if not any(within(path, base) for base in model_folders(layout, known)):
-        raise PathNotSearched(given, real_path(path), command, option)
-
-
-def model_folders(layout: Layout, known: Sequence[Path]) -> tuple[Path, ...]:
-    """The folders a model may read (:func:`confine`): the working folder, the home,
-    ``known`` (the inventory's), the ``$SKILL_ROUTING_ROOTS`` folders and the project."""
-    project = () if layout.project_root is None else (layout.project_root,)
-    return (layout.cwd, layout.home, *known, *map(Path, routing_roots()), *project)
-
-
 class KnownRoots:
     """The folders of installed skills (:func:`search_roots`), built once for a command:
     :meth:`get`, the one a folder given to ``find --path`` really is (a symlinked alias, a
@@ -653,7 +628,6 @@ class KnownRoots:
 
     def __init__(self, layout: Layout, configured: Mapping[str, str] | None) -> None:
         self.roots = search_roots(layout, configured)
-        self.paths = [root.path for root in self.roots]
         self._named: dict[str, Root] = {}
         for root in self.roots:  # the first of two that are one folder
             self._named.setdefault(str(root.path), root)
