@@ -1,0 +1,70 @@
+"""Where a model may read (:mod:`skillc_index.inventory.reads`): a project's folder of
+installed skills linked out of the project counts for its skills alone; the home's links
+and the project's own folders count whole."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from skillc_index import Layout
+from skillc_index.files import within
+from skillc_index.inventory.folders import in_project, search_roots
+from skillc_index.inventory.reads import PathNotSearched, confine, model_folders
+
+
+def _readable(layout: Layout, path: Path) -> bool:
+    allowed = model_folders(layout, search_roots(layout))
+    return any(within(path, folder) for folder in allowed)
+
+
+def test_a_projects_agent_folder_linked_out_gives_its_skills_only(
+    layout: Layout, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``.gemini/skills -> /shared``: /shared itself, what lies deeper than its entries and
+    its files are no folder a model may read (E100); its skills (the entries holding a
+    SKILL.md), and below them, are. The store linked out likewise."""
+    shared = tmp_path / "shared"
+    loaded = write_skill(shared / "loaded")
+    deep = write_skill(shared / "people" / "skills" / "evil")
+    (shared / "secret.txt").write_text("x\n", encoding="utf-8")
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "skills").symlink_to(shared)
+    assert not in_project(project / ".gemini" / "skills", layout)
+    assert in_project(project / ".claude" / "skills", layout)  # not there: as written
+    for path in (shared, deep, shared / "secret.txt", tmp_path):
+        assert not _readable(layout, path), path
+        with pytest.raises(PathNotSearched):
+            confine(str(path), path, model_folders(layout, search_roots(layout)))
+    for path in (loaded, loaded / "SKILL.md", project / ".gemini" / "skills" / "loaded"):
+        assert _readable(layout, path), path
+    store = write_skill(tmp_path / "store" / "kept")
+    (project / ".skillc" / "skills").rmdir()
+    (project / ".skillc" / "skills").symlink_to(store.parent)
+    assert _readable(layout, store) and not _readable(layout, store.parent)
+
+
+def test_the_homes_links_and_the_repositorys_folders_stay_whole(
+    home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A home agent folder linked to dotfiles is the user's: readable whole. Started in a
+    repository's subfolder (no skillc project), the repository root's own ``.claude/skills``
+    is the project's; started in ``/`` (no folder above it to walk up to), every folder is in
+    that working folder."""
+    dotfiles = tmp_path / "dotfiles"
+    write_skill(dotfiles / "deeper" / "mine")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "skills").symlink_to(dotfiles)
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "sub").mkdir()
+    (repo / ".claude" / "skills" / "README.md").parent.mkdir(parents=True)
+    layout = Layout.discover(repo / "sub", {"SKILLC_HOME": str(home)})
+    assert layout.project_root is None
+    assert in_project(repo / ".claude" / "skills", layout)
+    assert _readable(layout, dotfiles / "deeper")
+    assert _readable(layout, repo / ".claude" / "skills" / "README.md")
+    root = Layout.discover(Path("/"), {"SKILLC_HOME": str(home)})
+    assert in_project(tmp_path, root)
