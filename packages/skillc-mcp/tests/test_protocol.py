@@ -412,9 +412,9 @@ def test_an_http_change_look_of_a_changed_kit_logs_the_restart_line_once(
     once, as the stdio watcher does: it printed a traceback at every look."""
     import asyncio
 
-    from skillc_mcp import _http_streams, _protocol
+    from skillc_mcp import _failures, _http_streams
 
-    monkeypatch.setattr(_protocol, "_told", [])  # once a process: this test's process
+    monkeypatch.setattr(_failures, "_told", [])  # once a process: this test's process
     monkeypatch.setattr(_http_streams, "SETTLE_SECONDS", 0)
     # as in a server whose first look failed: nothing loaded skillc_index.installed yet
     # (another test of this process may have: the failure would be judged by it instead)
@@ -447,9 +447,9 @@ def test_an_http_change_look_that_cannot_load_its_compare_logs_it_and_looks_agai
     stayed "looking"). It is the restart line, and the next change is looked for."""
     import asyncio
 
-    from skillc_mcp import _http_streams, _protocol
+    from skillc_mcp import _failures, _http_streams
 
-    monkeypatch.setattr(_protocol, "_told", [])
+    monkeypatch.setattr(_failures, "_told", [])
     monkeypatch.setattr(_http_streams, "SETTLE_SECONDS", 0)
     monkeypatch.delitem(sys.modules, "skillc_index.installed", raising=False)
     monkeypatch.setitem(sys.modules, "skillc_mcp._listen", None)  # its import fails

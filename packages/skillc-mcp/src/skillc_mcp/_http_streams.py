@@ -26,8 +26,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from skillc_mcp._failures import log_failure
 from skillc_mcp._http_guard import Shares
-from skillc_mcp._protocol import log_failure
 from skillc_mcp._stdio import SETTLE_SECONDS
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from skillc_mcp._catalog import operations, tools
-from skillc_mcp._protocol import code_changed, print_exception, unloaded_kit_result
+from skillc_mcp._failures import code_changed, print_exception, unloaded_kit_result
 
 if TYPE_CHECKING:
     from skillc_index import Diagnostic, Layout, Notice
@@ -231,13 +231,13 @@ class ToolRunner:
 
     def internal_error(self, tool: str, exc: Exception) -> Diagnostic:
         """E999 for a failure nobody planned for; the traceback goes to the server log
-        (:func:`~skillc_mcp._protocol.print_exception`: its one line when a failure for lack
+        (:func:`~skillc_mcp._failures.print_exception`: its one line when a failure for lack
         of descriptors cannot load ``traceback``, rather than taking the whole server down).
         A failure of a changed installation (a tool's module, first imported after an upgrade
         or uninstall, imports what the loaded code lacks; a version changed:
         :class:`~skillc_index.installed.CodeChanged`) says to restart the server instead,
         without the path of the installation, and the log says it once
-        (:func:`~skillc_mcp._protocol.code_changed`)."""
+        (:func:`~skillc_mcp._failures.code_changed`)."""
         from skillc_index import InternalError
 
         log = self._log or sys.stderr
