@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillc_index import split_lines
+from skillc_lint._mentions import _PATHLIKE, _last_part, _naming_words, _path_words
 from skillc_lint._rules.fields import (
     any_of,
     holds_line_of,
@@ -38,7 +39,6 @@ from skillc_lint._rules.invisible import (
     _has_control,
 )
 from skillc_lint._rules.security import _FETCH_HINTS, _FETCH_SEARCHED
-from skillc_lint._skill import _PATHLIKE, _last_part, _naming_words, _path_words
 
 Writer = Callable[..., Path]
 
@@ -110,13 +110,13 @@ def test_a_skill_of_many_files_has_each_text_split_once(monkeypatch: pytest.Monk
     """SKL401 looked for every file name of a skill in every Markdown file of it: 8,000
     files took 9 s, 32,000 108 s. Past ``_MOST_NAMES`` names each text is split into its
     words (the same words). Near miss: with fewer names, they are looked for, no split."""
-    import skillc_lint._skill as skill_module
+    import skillc_lint._mentions as mentions_module
 
-    ends = {f"f{i}.md" for i in range(skill_module._MOST_NAMES + 1)} | {".", ".."}
+    ends = {f"f{i}.md" for i in range(mentions_module._MOST_NAMES + 1)} | {".", ".."}
     text = "See f3.md, dir/f7.md and ./f9.md; not f3.mdx."
-    real = skill_module._path_words
+    real = mentions_module._path_words
     calls: list[str] = []
-    monkeypatch.setattr(skill_module, "_path_words", lambda t: calls.append(t) or real(t))
+    monkeypatch.setattr(mentions_module, "_path_words", lambda t: calls.append(t) or real(t))
     assert _naming_words(text, ends) == {w for w in real(text) if _last_part(w) in ends}
     assert calls == [text]
     calls.clear()
