@@ -1473,6 +1473,7 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     import skillc_index.build.skill
     import skillc_index.digests
     import skillc_index.files
+    import skillc_index.skill_files
 
     folder = write_skill(project / "drafts" / "mine")
     build("./drafts/mine")
@@ -1482,7 +1483,7 @@ def test_a_store_skill_imported_again_reads_and_hashes_its_folder_once(
     hashed = count_calls(skillc_index.digests, "file_digests")
     walks = count_calls(skillc_index.build.skill, "walk_skill")
     walked = count_calls(skillc_index.digests, "walk_skill")  # source_hash's own walk
-    origin = count_calls(skillc_index.walk, "walk_skill")  # import_record.walk_origin's
+    origin = count_calls(skillc_index.skill_files, "walk_skill")  # import_record.walk_origin's
     assert build("mine").import_action == "replace"
     assert reads == [(store / "mine",)]
     assert [call[0] for call in hashed].count(folder) == 1

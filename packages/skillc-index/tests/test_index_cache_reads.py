@@ -37,7 +37,7 @@ def _gone_after_the_walk(
     quick save removes its temporary), and the waits between attempts, recorded."""
     import time
 
-    from skillc_index import walk as walking
+    from skillc_index import skill_files as walking
 
     source = tmp_path / "quick"
     (source / "references").mkdir(parents=True)

@@ -88,7 +88,7 @@ _EXPORTS: dict[str, str] = {
     "META_DIR": "layout",
     "expand_user": "layout",
     # a skill's files (RFC-0001:C-MANIFEST): walked, read inside its root, written atomically
-    "walk_skill": "walk",
+    "walk_skill": "skill_files",
     "safe_join": "files",
     "is_hidden": "files",
     "is_folder": "files",
@@ -229,7 +229,7 @@ _MOVED: dict[str, str] = {
     "TEMPLATES": "diagnostics",
     "TooManyQueryWords": "diagnostics",
     "read_text_in_root": "files",
-    "SkillFiles": "walk",
+    "SkillFiles": "skill_files",
     "source_hash": "files",
     "check_index": "index.freshness",
     "index_is_fresh": "index.freshness",
@@ -398,6 +398,7 @@ if TYPE_CHECKING:
     from skillc_index.markdown.reading import is_markdown as is_markdown
     from skillc_index.markdown.reading import read_parsed as read_parsed
     from skillc_index.package.portable import path_problems as path_problems
+    from skillc_index.skill_files import walk_skill as walk_skill
     from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling
@@ -431,4 +432,3 @@ if TYPE_CHECKING:
     from skillc_index.walk import cut_short as cut_short
     from skillc_index.walk import find_skill_folders as find_skill_folders
     from skillc_index.walk import skips_folder as skips_folder
-    from skillc_index.walk import walk_skill as walk_skill

@@ -386,7 +386,7 @@ class HiddenPath(SkillFileNotFound):
 
 class LeftoverPath(SkillFileNotFound):
     """E021 for an editor's, OS's or merge's leftover (``SKILL.md~``, ``#x.md#``, ``4913``,
-    ``x.orig``: :func:`skillc_index.walk.is_leftover`) that was not asked for as hidden files
+    ``x.orig``: :func:`skillc_index.skill_files.is_leftover`) that was not asked for as hidden files
     are: no part of the skill (not listed, indexed, packaged)."""
 
     def __init__(self, path: str) -> None:

@@ -22,7 +22,7 @@ from skillc_index.files import (
     open_regular,
     typed_os_error,
 )
-from skillc_index.walk import walk_skill
+from skillc_index.skill_files import walk_skill
 
 __all__ = [
     "combine_digests",

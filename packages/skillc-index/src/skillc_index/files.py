@@ -3,8 +3,8 @@
 :func:`safe_join` is the one place a user-given relative path is turned into a filesystem
 path, refusing anything that resolves outside the skill (E012); :func:`open_in_root` and
 :func:`read_in_root` open and read a file by the same rule. Which files a skill has
-(:func:`~skillc_index.walk.walk_skill`) is :mod:`skillc_index.walk`'s, with the rule of which
-folders a walk enters.
+(:func:`~skillc_index.skill_files.walk_skill`) is :mod:`skillc_index.skill_files`', by the rule
+of which folders a walk enters (:mod:`skillc_index.walk`).
 """
 
 from __future__ import annotations
@@ -602,7 +602,8 @@ _MOVED_TO_DIGESTS = frozenset(
 
 
 #: The walk of a skill's files moved to :mod:`skillc_index.walk` (2026-12), where the rule of
-#: which folders a walk enters is; the README documented ``walk_skill`` and ``SkillFiles`` here.
+#: which folders a walk enters is, then to :mod:`skillc_index.skill_files`; the README
+#: documented ``walk_skill`` and ``SkillFiles`` here.
 _MOVED_TO_WALK = frozenset({"SkillFiles", "walk_skill"})
 
 
@@ -612,7 +613,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(digests, name)
     if name in _MOVED_TO_WALK:
-        from skillc_index import walk
+        from skillc_index import skill_files
 
-        return getattr(walk, name)
+        return getattr(skill_files, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -330,7 +330,7 @@ class IgnoreRules:
         cls, root: Path, folders: Iterable[str], *, real_root: str | None = None
     ) -> IgnoreRules:
         """The rules of the ``.gitignore`` files of ``root`` and of its ``folders`` (relative,
-        each after its parent, as :func:`~skillc_index.walk.walk_skill` lists them) but
+        each after its parent, as :func:`~skillc_index.skill_files.walk_skill` lists them) but
         those in an excluded folder, the files not read in :attr:`unread`: a symlink (git
         follows none, and one may lead out of the skill). Each is read inside
         the skill (:func:`~skillc_index.files.read_in_root`); one over the bounds, or that
@@ -380,7 +380,7 @@ def left_out(
     into: list[IgnoreRules] | None = None,
 ) -> list[str]:
     """What the ``.gitignore`` files of the skill at ``root`` exclude, taken out of
-    :func:`~skillc_index.walk.walk_skill`'s lists (``found``: its files, its links out of
+    :func:`~skillc_index.skill_files.walk_skill`'s lists (``found``: its files, its links out of
     the skill, its folders when asked for) in place, and the files taken out returned: no
     part of the skill (never ``SKILL.md``; git commits none of them, ``skc package`` packs
     none). A file reached through a symlink (``links``: those the walk followed) to what
@@ -429,7 +429,7 @@ def refusal(
     folder's with ``folder``) leading to ``real`` (below the root, symlinks followed) unless
     hidden files were asked for: a hidden one (:func:`~skillc_index.files.hidden_refusal`),
     one of the skill's tests (:func:`~skillc_index.files.evals_refusal`: refused even then),
-    else an editor's, OS's or merge's leftover (:func:`~skillc_index.walk.is_leftover`), else
+    else an editor's, OS's or merge's leftover (:func:`~skillc_index.skill_files.is_leftover`), else
     one its ``.gitignore`` files exclude, as :func:`left_out` takes them out of its
     files. None for a file of the skill (``SKILL.md``, the skill's root, which no
     ``.gitignore`` of it can exclude, or any file when the ``.gitignore`` files are over their
@@ -441,7 +441,7 @@ def refusal(
     from skillc_index.diagnostics import IgnoredPath, LeftoverPath
     from skillc_index.files import evals_refusal, hidden_refusal
     from skillc_index.layout import SKILL_FILE
-    from skillc_index.walk import is_leftover
+    from skillc_index.skill_files import is_leftover
 
     hidden = hidden_refusal(rel, real) or evals_refusal(rel, real, folder, real_root)
     if hidden is not None:

@@ -15,7 +15,7 @@ from skillc_index.record import Record
 if TYPE_CHECKING:
     from skillc_index.glob import IgnoreRules
     from skillc_index.layout import Layout, Scope
-    from skillc_index.walk import SkillFiles
+    from skillc_index.skill_files import SkillFiles
 
 #: A walk of a folder to import (:func:`walk_origin`): its files, folders and ignore rules.
 OriginWalk = tuple["SkillFiles", list[str], list["IgnoreRules"]]
@@ -148,7 +148,7 @@ def walk_origin(origin: Path) -> OriginWalk:
     """The folder ``origin`` walked as an import reads it (:func:`~skillc_index.files.
     walk_skill`, with its folders and the ``.gitignore`` rules met): once for
     :func:`unchanged_since_import` and :func:`~skillc_index.build.origin.read_origin` alike."""
-    from skillc_index.walk import walk_skill
+    from skillc_index.skill_files import walk_skill
 
     dirs: list[str] = []
     rules: list[IgnoreRules] = []
@@ -163,7 +163,7 @@ def unchanged_since_import(copy: Path, origin: Path, walked: OriginWalk) -> bool
     modification time of its copy (an import keeps them) and last changed before its copy
     was written. False when only reading the folder can tell (``skc list`` then does: an
     edited, added or removed file, a copy edited in place)."""
-    from skillc_index.walk import walk_skill
+    from skillc_index.skill_files import walk_skill
 
     found, dirs, _ = walked
     copy_dirs: list[str] = []

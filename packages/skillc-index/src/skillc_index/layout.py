@@ -79,7 +79,7 @@ NOT_PACKAGED_AT_ROOT = frozenset({"evals"})
 def in_tests(rel: str, folder: bool = False) -> bool:
     """Whether ``rel`` (relative to a skill's root, POSIX) is in a folder of
     :data:`NOT_PACKAGED_AT_ROOT` (``evals/x.json``), or with ``folder`` is one (``evals``):
-    the skill's tests, not the skill. No file of it (:func:`~skillc_index.walk.walk_skill`),
+    the skill's tests, not the skill. No file of it (:func:`~skillc_index.skill_files.walk_skill`),
     so not in its source hash, nor served to agents (:func:`~skillc_index.files.
     evals_refusal`); ``skc eval``, lint and the import of a folder read it."""
     top, slash, _ = rel.partition("/")

@@ -1,5 +1,4 @@
-"""Walking a folder for skills, and a skill's own folder for its files: the one rule of which
-folders a walk enters.
+"""Walking a folder for skills: the one rule of which folders a walk enters.
 
 ``skc build DIR``, ``skc lint DIR`` and ``skc find`` (its catalog's own incremental walker,
 ``skillc_gateway.catalog.scan``) all look for ``SKILL.md`` under a folder, and all enter the
@@ -37,9 +36,8 @@ state keeps each folder's subtree after it, says so of :data:`MAX_FOLDERS` only)
 folder at most :data:`MAX_ENTRIES` entries are read: a walk leaves the rest of a folder holding
 more, and says so naming it (:attr:`SkillFolders.crowded`, :func:`crowded`).
 
-:func:`walk_skill` walks a skill's own folder by the same rule: it is the one definition of "the
-files of a skill" (RFC-0001:C-MANIFEST), which every consumer (build, the source hash, lint,
-``list --check-obsolete``) uses, so they all agree on what counts.
+:func:`~skillc_index.skill_files.walk_skill` walks a skill's own folder by the same rule
+(:mod:`skillc_index.skill_files`: the files of a skill); its names are importable from here too.
 """
 
 from __future__ import annotations
@@ -55,15 +53,22 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from skillc_index.diagnostics import Notice
-from skillc_index.files import _join, fs_bytes, in_tests_at, inside, is_hidden
 from skillc_index.layout import META_DIR, SKILL_FILE, SKILLC_DIR, STORE_FOLDER
-from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterator
 
-    from skillc_index.glob import IgnoreRules
     from skillc_index.operation import Session
+    from skillc_index.skill_files import LEFTOVER_NAMES as LEFTOVER_NAMES
+    from skillc_index.skill_files import LEFTOVER_SUFFIXES as LEFTOVER_SUFFIXES
+    from skillc_index.skill_files import MAX_INDEXED_FILES as MAX_INDEXED_FILES
+    from skillc_index.skill_files import SkillFiles as SkillFiles
+    from skillc_index.skill_files import first_files as first_files
+    from skillc_index.skill_files import is_leftover as is_leftover
+    from skillc_index.skill_files import past_byte_bound as past_byte_bound
+    from skillc_index.skill_files import past_file_bound as past_file_bound
+    from skillc_index.skill_files import skipped_notices as skipped_notices
+    from skillc_index.skill_files import walk_skill as walk_skill
 
 __all__ = [
     "CACHE_FOLDERS",
@@ -73,27 +78,19 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ENTRIES",
     "MAX_FOLDERS",
-    "MAX_INDEXED_FILES",
     "PACKAGE_RECORD",
     "SKIPPED_FOLDERS",
     "Listing",
-    "SkillFiles",
     "SkillFolders",
     "build_walk",
     "cache_tagged",
     "crowded",
     "cut_short",
     "find_skill_folders",
-    "first_files",
     "holds_past",
-    "is_leftover",
     "listed_as",
     "packaged",
-    "past_byte_bound",
-    "past_file_bound",
-    "skipped_notices",
     "skips_folder",
-    "walk_skill",
     "walked",
 ]
 
@@ -106,46 +103,6 @@ PACKAGE_RECORD = ".skillc-package.json"
 CACHE_FOLDERS = frozenset(
     {"__pycache__", ".cache", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
 )
-#: The files editors, operating systems and merges leave beside a skill's files, never its
-#: content: no walk of a skill (:func:`~skillc_index.walk.walk_skill`) lists them, so build's
-#: source hash, the index, ``sources``/``open``, every package, the MCP listing and lint agree.
-#: By suffix: Emacs' and many editors' backups (``name~``), Vim's swap files (``.swp``,
-#: ``.swo``, ``.swx``; hidden ones are out already), JetBrains' safe-write files, a merge's or
-#: ``patch``'s leftovers (``.orig``, ``.rej``). ``*.bak`` is not one: a skill may ship one.
-LEFTOVER_SUFFIXES = (
-    "~",
-    ".swp",
-    ".swo",
-    ".swx",
-    "___jb_tmp___",
-    "___jb_old___",
-    ".orig",
-    ".rej",
-)
-#: By whole name (compared lowercased): Vim's write test (``4913``), Windows' thumbnail cache
-#: and folder settings; macOS's ``.DS_Store`` and AppleDouble ``._*`` files are hidden, out
-#: of every walk already. Emacs' auto-save files are ``#name#``; an atomic save's temporary
-#: is ``<name>.tmp``, one only while ``<name>`` is beside it (:func:`is_leftover`).
-LEFTOVER_NAMES = frozenset({"4913", "thumbs.db", "desktop.ini", ".ds_store"})
-
-
-def is_leftover(name: str, folder: str | None = None) -> bool:
-    """Whether the file ``name`` is an editor's, OS's or merge's leftover, no part of a skill
-    (:data:`LEFTOVER_SUFFIXES`, :data:`LEFTOVER_NAMES`, ``#name#``, a hidden ``._name``; and
-    ``<name>.tmp`` while ``folder``, the real path of the folder holding it, holds ``<name>``
-    too: ``SKILL.md.tmp`` beside ``SKILL.md``). Cheap for the common name: one ``endswith``
-    and a frozenset lookup; a stat only for a name ending ``.tmp``."""
-    if name.endswith(LEFTOVER_SUFFIXES) or name.lower() in LEFTOVER_NAMES:
-        return True
-    if name[:1] == "#":
-        return len(name) > 2 and name[-1] == "#"
-    if name[:2] == "._":
-        return True
-    if folder is not None and len(name) > 4 and name[-4:].lower() == ".tmp":
-        return os.path.lexists(os.path.join(folder, name[:-4]))  # noqa: PTH118
-    return False
-
-
 #: Folders no walk for skills enters, whatever their parent: version control, virtual
 #: environments and installed packages, caches, and skillc's runtime metadata.
 SKIPPED_FOLDERS = frozenset(
@@ -187,15 +144,6 @@ MAX_FOLDERS = 250_000
 #: cost every lint and ``find`` seconds): the rest of that folder is not walked, and the walk
 #: names it (:attr:`SkillFolders.crowded`).
 MAX_ENTRIES = 20_000
-
-#: The most files of a skill whose text is read, the one bound of them all: the index holds at
-#: most this many ``.md``/``.txt`` files (more: E002, ``skc build`` refuses the skill too,
-#: :func:`~skillc_index.index.cache.refuse_too_large`), and of a skill with more of them lint
-#: reads the first this many in path order (and every other file), ``outline`` (parsing the
-#: sources of a skill that cannot be indexed) the first this many Markdown files
-#: (:func:`first_files`, :func:`past_file_bound`): 100,000 small files took lint 30 s and
-#: 360 MB, outline 15 s.
-MAX_INDEXED_FILES = 10_000
 
 #: The Cache Directory Tagging spec's file (bford.info/cachedir): a folder holding one, a
 #: regular file starting with :data:`CACHE_SIGNATURE`, is a cache (cargo's ``target/``), which
@@ -484,216 +432,18 @@ def walked(session: Session) -> Callable[[Path], SkillFolders]:
     return walk
 
 
-class SkillFiles(Record):
-    """What :func:`walk_skill` found under a skill root."""
-
-    files: tuple[str, ...]
-    """Relative POSIX paths of regular files (symlinks to files inside included), bytewise."""
-    escapes: tuple[str, ...]
-    """Relative paths of symlinks resolving outside the root (not in ``files``), bytewise."""
-    skipped: tuple[str, ...] = ()
-    """Relative paths of the folders the user may not list or search (mode 000, or 600),
-    skipped with all they hold, sorted bytewise (:func:`skipped_notices` warns of them)."""
-    ignored: tuple[str, ...] = ()
-    """The files the skill's ``.gitignore`` files exclude (no part of it), sorted bytewise."""
-    second_links: tuple[str, ...] = ()
-    """The symlinks to a folder walked by another path (no part of the skill), bytewise."""
-    tests: tuple[str, ...] = ()
-    """The files of the skill's tests (``evals/`` at its root, or leading into it:
-    :func:`~skillc_index.layout.in_tests`), not ``files``: what lint and ``skc eval`` read."""
-
-    @property
-    def every(self) -> tuple[str, ...]:
-        """``files``, ``ignored`` and ``tests``, bytewise: the folder as an import copies it."""
-        if not self.ignored and not self.tests:  # most skills: ``files``, not sorted again
-            return self.files
-        return tuple(sorted((*self.files, *self.ignored, *self.tests), key=fs_bytes))
-
-    @property
-    def linted(self) -> tuple[str, ...]:
-        """``files`` and ``tests``, bytewise: what lint reads of the skill."""
-        return tuple(sorted((*self.files, *self.tests), key=fs_bytes)) if self.tests else self.files
+#: What moved to :mod:`skillc_index.skill_files` (the walk of a skill's own files), still
+#: importable from here, where the README and the other packages have imported it: loaded on
+#: first use (it imports this module).
+_SKILL_FILES = frozenset(
+    {"LEFTOVER_NAMES", "LEFTOVER_SUFFIXES", "MAX_INDEXED_FILES", "SkillFiles", "first_files",
+     "is_leftover", "past_byte_bound", "past_file_bound", "skipped_notices", "walk_skill"}
+)  # fmt: skip
 
 
-def walk_skill(
-    root: Path,
-    folders: list[str] | None = None,
-    *,
-    real_root: str | None = None,
-    dirs: list[str] | None = None,
-    every_folder: bool = False,
-    rules: list[IgnoreRules] | None = None,
-    link_folders: list[str] | None = None,
-) -> SkillFiles:
-    """The regular files under ``root``, skipping every name that starts with ``.``; those of
-    the skill's tests (``evals/``, a symlink into it, ``EVALS/`` where case is ignored:
-    :func:`~skillc_index.files.in_tests_at`) in ``tests``, not ``files``.
+def __getattr__(name: str) -> object:
+    if name in _SKILL_FILES:
+        from skillc_index import skill_files
 
-    Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
-    depth, and so is a symlink that leads to one; so are the folders no walk enters
-    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``...) and the files
-    editors, OSes and merges leave (:func:`~skillc_index.walk.is_leftover`). What the skill's
-    ``.gitignore`` files exclude is no part of the skill: it is in ``ignored``, not ``files``
-    (:func:`~skillc_index.glob.left_out`, the rules ``skc package`` reads; read only when the
-    walk met a ``.gitignore``). A symlink whose target is inside the root counts as what it
-    points to (a file, or a folder that is walked); one whose target is outside is reported in
-    ``escapes`` and never followed (even when that target does not exist: it still points out of
-    the skill), unless the ``.gitignore`` files exclude it (git commits it not, nor does ``skc
-    package`` pack it); a broken one pointing inside is skipped. Each real folder is walked
-    once: by its own path, else by the bytewise first symlink to it; other symlinks to it (a
-    cycle, a second name) are skipped, so they cannot multiply the walk, and listed in
-    ``second_links``. Sockets, FIFOs and devices are ignored. A folder the user may not list or
-    search (mode 000, or 600: its files cannot be opened) is skipped and reported in ``skipped``
-    (the root is not: its SKILL.md cannot be read). ``folders``, when given, gets the real path
-    of each folder listed (the root first), ``link_folders`` of each folder not listed that a
-    symlink of ``files`` leads into (``node_modules/``): what a watcher of the skill watches.
-    ``dirs``, when given, gets the relative path of each folder listed but the root and those
-    the ``.gitignore`` files exclude (one empty or holding hidden files only too: the skill's
-    directories as it is served), in walk order. ``rules``, when given, gets the ``.gitignore``
-    files' rules (:class:`~skillc_index.glob.IgnoreRules`; none when it met none, or past their
-    bounds), which an import reads once. ``real_root``: the root's real path, when the caller
-    has it. ``every_folder``: the folders of ``SKIPPED_FOLDERS`` are walked too (not the hidden
-    ones), as skillc 0.1 walked a skill: the files an import of 0.1 copied, which its record's
-    source hash covers (:func:`~skillc_index.build.store.plan_import`)."""
-    from heapq import heappop, heappush
-
-    root_real = real_root or os.path.realpath(root)
-    files: list[str] = []
-    tests: list[str] = []  # evals/ at the root: the skill's tests, not the skill
-    escapes: list[str] = []
-    skipped: list[str] = []
-    again: list[str] = []  # the symlinks to a folder entered by another path
-    holders: list[str] = []  # the folders a .gitignore is in (rare)
-    links: set[str] = set()  # the symlinks followed, when a .gitignore is
-    stack: list[tuple[str, str, os.stat_result | None]] = [(root_real, "", None)]
-    linked: list[tuple[bytes, str, str, os.stat_result]] = []  # folder symlinks, bytewise first
-    entered: set[str] = set()  # the real folders walked
-    targets: set[str] = set()  # the real folders of the files symlinks lead to
-    while stack or linked:
-        folder, prefix, seen = stack.pop() if stack else heappop(linked)[1:]
-        if folder in entered:  # by another path
-            again.append(prefix[:-1])
-            continue
-        entered.add(folder)
-        try:
-            entries = listed_as(folder, seen)
-            # one the user may list but not search (mode 600) is skipped as one that cannot
-            # be listed: its names are there, but none of its files can be opened or stat'ed
-            if not os.access(folder, os.X_OK):
-                entries.close()
-                raise PermissionError(errno.EACCES, "Permission denied", folder)
-        except OSError as exc:  # a vanished folder is no longer one of the skill's
-            if isinstance(exc, PermissionError) and prefix:
-                skipped.append(prefix[:-1])
-            continue
-        if folders is not None:
-            folders.append(folder)
-        if dirs is not None and prefix:
-            dirs.append(prefix[:-1])
-        here = folder[len(root_real) :].lstrip("/") + "/"  # where the folder really is
-        testing = in_tests_at(prefix, root_real) or in_tests_at(here, root_real)
-        with entries:
-            for entry in entries:
-                name = entry.name
-                if name.startswith("."):
-                    if name == ".gitignore":
-                        holders.append(prefix)
-                    continue
-                rel = prefix + name
-                try:
-                    if name in SKIPPED_FOLDERS and not (every_folder or entry.is_file()):
-                        continue
-                    if not entry.is_symlink():
-                        if entry.is_file(follow_symlinks=False) and not is_leftover(name, folder):
-                            (tests if testing else files).append(rel)
-                        elif entry.is_dir(follow_symlinks=False):
-                            seen = entry.stat(follow_symlinks=False)
-                            stack.append((_join(folder, name), rel + "/", seen))
-                        continue
-                    target = os.path.realpath(_join(folder, name))
-                    if not inside(target, root_real):
-                        escapes.append(rel)
-                        continue
-                    if is_hidden(target[len(root_real) :]):  # leads to a hidden file
-                        continue
-                    seen = entry.stat()  # follows the symlink, known to stay inside
-                except OSError:  # broken symlink, symlink loop, vanished entry
-                    continue
-                links.add(rel)
-                if stat.S_ISREG(seen.st_mode) and not is_leftover(name, folder):
-                    into_tests = testing or in_tests_at(target[len(root_real) + 1 :], root_real)
-                    (tests if into_tests else files).append(rel)
-                    targets.add(target.rpartition(os.sep)[0])
-                elif stat.S_ISDIR(seen.st_mode):  # one entered by another path: in ``again``
-                    heappush(linked, (fs_bytes(rel), target, rel + "/", seen))
-    if link_folders is not None:
-        link_folders += sorted(targets - entered, key=fs_bytes)
-    ignored: list[str] = []
-    if holders:  # rare: the .gitignore files are read only then
-        from skillc_index.glob import left_out
-
-        held, files = set(tests), files + tests  # what the .gitignore files exclude: ignored
-        ignored = left_out(root, root_real, (files, escapes, dirs), holders, links, rules)
-        files, tests = [r for r in files if r not in held], [r for r in files if r in held]
-    found = (files, escapes, skipped, ignored, again, tests)
-    return SkillFiles(*(tuple(sorted(paths, key=fs_bytes)) for paths in found))
-
-
-def skipped_notices(root: Path, skipped: Iterable[str], outcome: str) -> tuple[Notice, ...]:
-    """The warning of each folder :func:`walk_skill` skipped (:attr:`SkillFiles.skipped`):
-    ``<root>/<folder>: folder cannot be read (Permission denied): its files are not
-    <outcome>`` (``linted``, ``built``)."""
-    why = "folder cannot be read (Permission denied): its files are not"
-    return tuple(Notice(f"{root / rel}: {why} {outcome}") for rel in skipped)
-
-
-def first_files(files: Sequence[str]) -> tuple[str, ...]:
-    """``files`` (bytewise path order, as :func:`walk_skill` lists them) with only the first
-    :data:`MAX_INDEXED_FILES` of their Markdown and text files, the ones the index counts
-    (:func:`~skillc_index.index.rows.is_indexed`: the parse-heavy part); every other file is
-    kept (10,000 assets sorted before ``scripts/install.sh`` must not hide it from lint), and
-    ``SKILL.md`` always when it is one (in its place: every other indexed file kept sorts
-    before it); ``files`` all when there are no more."""
-    if len(files) <= MAX_INDEXED_FILES:
-        return tuple(files)
-    from skillc_index.index.rows import is_indexed
-
-    kept: list[str] = []
-    counted = 0
-    for rel in files:
-        if not is_indexed(rel):
-            kept.append(rel)
-        elif counted < MAX_INDEXED_FILES or rel == SKILL_FILE:
-            counted += 1
-            kept.append(rel)
-    if counted > MAX_INDEXED_FILES:  # SKILL.md past the bound: it takes the last one's place
-        last = max(i for i, rel in enumerate(kept) if is_indexed(rel) and rel != SKILL_FILE)
-        del kept[last]
-    return tuple(kept)
-
-
-def past_file_bound(folder: object, count: int, what: str, outcome: str) -> Notice:
-    """The warning of a read of a skill (``folder``) holding ``count`` ``what`` (``Markdown
-    and text files``, ``Markdown files``), more than :data:`MAX_INDEXED_FILES`, of which only
-    the first were read (:func:`first_files`): ``<folder> holds 100,001 Markdown files, more
-    than 10,000: only the first 10,000 in path order are <outcome>`` (``linted``,
-    ``outlined``)."""
-    bound = f"{MAX_INDEXED_FILES:,}"
-    return Notice(
-        f"{folder} holds {count:,} {what}, more than {bound}: "
-        f"only the first {bound} in path order are {outcome}"
-    )
-
-
-def past_byte_bound(folder: object, read: int, count: int, what: str, outcome: str) -> Notice:
-    """The warning of a read of a skill (``folder``) holding ``count`` ``what``, of which only
-    the first ``read`` were read: their bytes reached the index's
-    (:data:`~skillc_index.index.cache.MAX_INDEXED_BYTES`), as :func:`past_file_bound` says
-    for their number: ``<folder> holds 40 Markdown files, more than 32 MiB: only the first
-    33 in path order are <outcome>``."""
-    from skillc_index.index.cache import MAX_INDEXED_BYTES
-
-    return Notice(
-        f"{folder} holds {count:,} {what}, more than {MAX_INDEXED_BYTES >> 20} MiB: "
-        f"only the first {read:,} in path order are {outcome}"
-    )
+        return getattr(skill_files, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

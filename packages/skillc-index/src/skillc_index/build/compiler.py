@@ -68,8 +68,8 @@ from skillc_index.index.rows import indexed_files
 from skillc_index.index.schema import FileStat, settle, stat_files
 from skillc_index.index.writer import IndexCounts, write_index
 from skillc_index.layout import META_DIR, SKILL_FILE, ResolvedSkill
+from skillc_index.skill_files import SkillFiles, skipped_notices, walk_skill
 from skillc_index.text import valid_utf8
-from skillc_index.walk import SkillFiles, skipped_notices, walk_skill
 
 if TYPE_CHECKING:
     from skillc_index.pinned import Pinned

@@ -27,7 +27,7 @@ from skillc_index.layout import (
     Scope,
     runtime_for,
 )
-from skillc_index.walk import SkillFiles
+from skillc_index.skill_files import SkillFiles
 
 __all__ = ["Origin", "built_folder", "from_origin", "import_current", "read_origin"]
 

@@ -74,7 +74,7 @@ from skillc_index.layout import (
     resolve_skill,
     store_owner,
 )
-from skillc_index.walk import SkillFiles, walk_skill
+from skillc_index.skill_files import SkillFiles, walk_skill
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager

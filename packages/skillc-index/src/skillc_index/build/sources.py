@@ -26,8 +26,8 @@ from skillc_index.index.schema import IndexedHeading
 from skillc_index.index.writer import ParsedFile
 from skillc_index.layout import SKILL_FILE, ResolvedSkill
 from skillc_index.markdown.reading import is_markdown
+from skillc_index.skill_files import SkillFiles
 from skillc_index.text import valid_utf8
-from skillc_index.walk import SkillFiles
 
 if TYPE_CHECKING:
     from skillc_index.build.compiler import Progress

@@ -2,8 +2,8 @@
 
 ``skc build ./somewhere/my-skill`` copies the folder to ``<store>/my-skill`` (the project store
 inside a project, else the global store; the global store with ``--global``) and builds that
-copy. The copy holds the skill's files as :func:`~skillc_index.walk.walk_skill` sees them,
-what its ``.gitignore`` files exclude too (:attr:`~skillc_index.walk.SkillFiles.every`,
+copy. The copy holds the skill's files as :func:`~skillc_index.skill_files.walk_skill` sees them,
+what its ``.gitignore`` files exclude too (:attr:`~skillc_index.skill_files.SkillFiles.every`,
 which the record's source hash covers; no reader of the copy serves it either):
 hidden names are left out and symlinks (which stay inside the skill) become regular files,
 but for one leading to what the skill's ``.gitignore`` files exclude, which stays a relative
@@ -57,7 +57,7 @@ from skillc_index.layout import (
     require_skill_name,
     shown,
 )
-from skillc_index.walk import SkillFiles, walk_skill
+from skillc_index.skill_files import SkillFiles, walk_skill
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -175,7 +175,7 @@ class GitView(NamedTuple):
     """What git and ``skc package`` see of a skill folder besides its files (:func:`git_view`)."""
 
     folders: tuple[str, ...]
-    """The folders looked in (:func:`~skillc_index.walk.walk_skill`'s ``dirs``)."""
+    """The folders looked in (:func:`~skillc_index.skill_files.walk_skill`'s ``dirs``)."""
     ignores: dict[str, str]
     """The skill's own ``.gitignore`` files (:func:`~skillc_index.glob.ignore_files`, regular
     ones) by their SHA-256: hidden, so not among its files nor in its source hash, yet an

@@ -70,7 +70,7 @@ from skillc_index.index.freshness import (
     written_index,
 )
 from skillc_index.layout import META_DIR
-from skillc_index.walk import MAX_INDEXED_FILES
+from skillc_index.skill_files import MAX_INDEXED_FILES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -95,7 +95,7 @@ __all__ = [
 ]
 
 # The most ``.md``/``.txt`` files a skill may have to be indexed (on demand or by a build):
-# :data:`skillc_index.walk.MAX_INDEXED_FILES`, the bound lint and outline read files to too.
+# :data:`skillc_index.skill_files.MAX_INDEXED_FILES`, the bound lint and outline read files to too.
 #: The most bytes of ``.md``/``.txt`` files a skill may have to be indexed (about
 #: 8 s on a 2-core machine; the largest skill of the 581 of the corpus has 0.8 MB).
 MAX_INDEXED_BYTES = 32 << 20
@@ -356,7 +356,7 @@ def _write(
     from skillc_index.index.fts import index_tokenizer
     from skillc_index.index.rows import indexed_files
     from skillc_index.index.schema import hash16, settle
-    from skillc_index.walk import walk_skill
+    from skillc_index.skill_files import walk_skill
 
     source = skill.source
     found = walk_skill(source)

@@ -54,8 +54,8 @@ from skillc_index.index.schema import (
 )
 from skillc_index.layout import META_DIR, ResolvedSkill
 from skillc_index.record import Record
+from skillc_index.skill_files import walk_skill
 from skillc_index.sqlite import connect
-from skillc_index.walk import walk_skill
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import IndexOutline

@@ -18,7 +18,7 @@ overwritten. Nothing is deleted but the temporary files a killed run left (of a 
 gone); an index (``index.json``, ``marketplace.json``) keeps the entries of the earlier
 run's whose files are still there (:func:`merge_index`).
 Left out of every package: hidden files and folders and the folders no walk enters (what
-:func:`~skillc_index.walk.walk_skill` skips: the skill's private names, ``venv``,
+:func:`~skillc_index.skill_files.walk_skill` skips: the skill's private names, ``venv``,
 ``__pycache__`` and ``node_modules`` folders, as Anthropic's packager leaves the last two),
 what the skill's ``.gitignore`` files exclude (:class:`~skillc_index.glob.IgnoreRules`;
 never SKILL.md: a warning), and, as Anthropic's packager leaves them, ``*.pyc`` files and
@@ -144,8 +144,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.frontmatter import parse_frontmatter
     from skillc_index.markdown.metadata import read_skill_metadata
     from skillc_index.markdown.yaml12 import scalar_texts
+    from skillc_index.skill_files import skipped_notices, walk_skill
     from skillc_index.text import BOM, BOM_BYTES
-    from skillc_index.walk import skipped_notices, walk_skill
 
     dialect = PACKAGE_DIALECTS[fmt]
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said

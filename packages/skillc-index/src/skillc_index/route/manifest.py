@@ -300,7 +300,7 @@ def content_of(path: Path, kind: Kind) -> str | None:
                 return None
             from skillc_index.build.skill import _refuse_too_large
             from skillc_index.digests import source_hash
-            from skillc_index.walk import walk_skill
+            from skillc_index.skill_files import walk_skill
 
             found = walk_skill(path)
             if found.escapes:

@@ -315,7 +315,7 @@ def _check_builds(source: Path, name: str) -> None:
     a skill that fails here is left in place, by a dry run and a real run alike."""
     from skillc_index.build.skill import _check_import, _check_source, _refuse_too_large
     from skillc_index.diagnostics import PathEscapesRoot
-    from skillc_index.walk import walk_skill
+    from skillc_index.skill_files import walk_skill
 
     _check_source(source, name)
     found = walk_skill(source)

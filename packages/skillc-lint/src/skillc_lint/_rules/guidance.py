@@ -62,7 +62,7 @@ def reference_toc(skill: Skill, options: Options) -> Findings:
 
 #: Files that are never instructions (licences, lock files, package metadata, caches). An
 #: editor's or OS's leftover (``Thumbs.db``, ``SKILL.md~``) is no file of the skill at all:
-#: the walk leaves it out (:func:`skillc_index.walk.is_leftover`).
+#: the walk leaves it out (:func:`skillc_index.skill_files.is_leftover`).
 _NOT_CONTENT = re.compile(
     r"(?:^|/)(?:licen[cs]e|copying|notice|readme|changelog|package-lock\.json|yarn\.lock|"
     r"pnpm-lock\.yaml|requirements[^/]*\.txt|pyproject\.toml|package\.json|tsconfig\.json|"
