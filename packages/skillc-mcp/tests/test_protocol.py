@@ -213,7 +213,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
         # the lazy-names helper, the operation tables (find's bounds too, and the records
         # their parameters are), the access-log service
         "light = {'skillc_index', 'skillc_index._lazy', 'skillc_index.operation',"
-        " 'skillc_index.arguments',"
+        " 'skillc_index.arguments', 'skillc_index.parameters',"
         " 'skillc_index.record', 'skillc_index.spelling', 'skillc_index.shapes',"
         " 'skillc_gateway.shapes',"
         " 'skillc_index.build', 'skillc_index.build.shapes', 'skillc_index.listing',"
