@@ -111,12 +111,13 @@ def test_what_printable_escapes_as_showing_nothing_is_hidden(skill: Writer, foun
 def test_skl901_and_printable_hide_the_same_characters() -> None:
     """One set (``skillc_index.deceptive``): every character between two ASCII letters is an
     SKL901 finding exactly when ``printable`` writes it as an escape, but for the line breaks
-    (not a finding) and the format characters that show in their script (the Arabic number
-    signs, the Egyptian hieroglyph format controls: escaped, not findings)."""
+    (not a finding), the format characters that show in their script (the Arabic number
+    signs, the Egyptian hieroglyph format controls: escaped, not findings) and the soft
+    hyphen, a hyphenation hint between two letters."""
     import sys
 
     from skillc_index.text import printable
-    from skillc_lint._rules.invisible import _FOUND
+    from skillc_lint._rules.invisible import _first_found
 
     shown_in_script = {*range(0x600, 0x606), 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD}
     shown_in_script |= set(range(0x13430, 0x13440))
@@ -125,9 +126,9 @@ def test_skl901_and_printable_hide_the_same_characters() -> None:
         if 0xD800 <= code < 0xE000:
             continue
         text = f"a{chr(code)}b"
-        if (printable(text) != text) != bool(_FOUND.search(text)):
+        if (printable(text) != text) != bool(_first_found(text)):
             differ.append(code)
-    assert differ == [0x0A, 0x0C, 0x0D, *sorted(shown_in_script)]
+    assert differ == [0x0A, 0x0C, 0x0D, 0xAD, *sorted(shown_in_script)]
 
 
 def test_selectors_joiners_and_marks_hide_only_where_they_do_nothing(
@@ -138,11 +139,26 @@ def test_selectors_joiners_and_marks_hide_only_where_they_do_nothing(
     them carries data: "emoji smuggling") selects nothing and is a finding. A joiner inside
     an emoji sequence or a Persian word joins; one at a Latin word's end does not. A
     bidirectional mark in right-to-left text is its own; one between two ASCII characters
-    hides."""
+    hides.
+
+    SKL901 called ordinary Persian, Indic and right-to-left text hidden (s49 unifollow): a
+    joiner after a letter of its script before a space (a Persian word's non-joiner, an Arabic
+    word's after its harakat, a Hindi virama's, a Malayalam chillu's), a mark placing
+    punctuation in a right-to-left line, a soft hyphen inside a word. Near misses, findings
+    still: a joiner next to ASCII, a mark between two ASCII letters even in a right-to-left
+    line, a soft hyphen in a code span or beside a digit."""
     fine = (
         "Done \u2705\ufe0f and \u2764\ufe0f\u200d\U0001f525 and #\ufe0f\u20e3 and \u845b\ufe00.\n\n"
         "`\U0001f680\ufe0f deploy` and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.\n\n"
-        "Hebrew \u05e9\u05dc\u05d5\u05dd\u200f. (C++)\u200e\n"
+        "Hebrew \u05e9\u05dc\u05d5\u05dd\u200f. (C++)\u200e\n\n"
+        "\u0646\u0627\u0645\u0647\u200c \u0647\u0627\n\n"
+        "\u062a\u064e\u0631\u0652\u062c\u064e\u0645\u064e\u0629\u064f\u200c"
+        " \u0627\u0644\u0646\u0635\n\n"
+        "\u0915\u094d\u200c \u0914\u0930\n\n"
+        "\u0d05\u0d35\u0d28\u0d4d\u200d \u0d35\u0d28\u0d4d\u0d28\u0d41\n\n"
+        "\u0646\u0633\u062e\u0647 v2.0\u200e. \u062c\u062f\u06cc\u062f\n\n"
+        'He said "\u05e9\u05dc\u05d5\u05dd"\u200f.\n\n'
+        "Donaudampf\u00adschifffahrt, Ge\u00adb\u00e4u\u00adde.\n"
     )
     assert found(skill(name="fine", body=fine), "SKL901") == []
     hidden = (
@@ -150,10 +166,18 @@ def test_selectors_joiners_and_marks_hide_only_where_they_do_nothing(
         "\ufe0f at the start.\n\n"
         "Smuggled \U0001f600\ufe0f\ufe01\ufe02 data.\n\n"
         "A caf\u00e9\u200d here.\n\n"
-        "Run deploy\u200e-all.\n"
+        "Run deploy\u200e-all.\n\n"
+        "\u0641\u0627\u06cc\u0644\u200cPDF\n\n"
+        "\u0646\u0633\u062e\u0647 deploy\u200eall\n\n"
+        "Run `deploy\u00adall` now.\n\n"
+        "Version 2\u00ad0.\n"
     )
     hits = found(skill(name="hidden", body=hidden), "SKL901")
-    assert [(d.line, d.column) for d in hits] == [(8, 12), (10, 1), (12, 12), (14, 7), (16, 11)]
+    assert [(d.line, d.column) for d in hits] == [
+        (8, 12), (10, 1), (12, 12), (14, 7), (16, 11), (18, 5), (20, 12), (22, 12), (24, 10),
+    ]  # fmt: skip
+    assert "bidirectional mark U+200E" in hits[6].message
+    assert "invisible character U+00AD SOFT HYPHEN" in hits[7].message
 
 
 def test_hidden_characters_in_file_and_folder_names(
@@ -162,7 +186,8 @@ def test_hidden_characters_in_file_and_folder_names(
     """SKL901 read the files' texts only: ``references/notes<U+202E>txt.md``, which a listing
     shows as ``notesdm.txt``, passed (audit r3). A file or folder name holding a hidden
     character or a control is a finding at that path, a folder once for all its files.
-    Near misses: an accent, an emoji sequence, a Persian name with its non-joiner."""
+    Near misses: an accent, an emoji sequence, a Persian name with its non-joiner. A soft
+    hyphen between two letters of a name is a finding (no hyphenation hint in a name)."""
     folder = skill(
         body="See [notes](references/notes.md).\n",
         files={
@@ -174,12 +199,19 @@ def test_hidden_characters_in_file_and_folder_names(
             "assets/r\u00e9sum\u00e9.txt": "x\n",
             "assets/\U0001f469\u200d\U0001f4bb.txt": "x\n",
             "assets/\u0645\u06cc\u200c\u062e.txt": "x\n",
+            "assets/notes\u00adv2.txt": "x\n",
         },
     )
     proc = lint(str(folder), "--format", "json", "--select", "SKL901", script=True)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     hits = json.loads(proc.stdout)["diagnostics"]
     assert sorted((d["file"], d["line"], d["message"]) for d in hits) == [
+        (
+            "assets/notes\u00adv2.txt",
+            None,
+            "file name 'notes\\u00adv2.txt' holds invisible character U+00AD SOFT HYPHEN: "
+            "the name a reader sees is not the name the agent reads",
+        ),
         (
             "references/notes\u202etxt.md",
             None,

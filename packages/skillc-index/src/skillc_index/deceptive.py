@@ -1,14 +1,16 @@
 """Deceptive characters: where the text a reader sees is not the text a program reads.
 
-**Hidden characters** (:data:`HIDDEN`): the bidirectional controls, which reorder what a
-terminal or an editor shows after them ("Trojan Source", CVE-2021-42574), and the characters
-that show as nothing. One set, read by both of its users:
-:func:`~skillc_index.text.printable` writes each as an escape in text output (with the other
-control and format characters), and skillc-lint's SKL901 reports each in a skill's text and
-in its file and folder names. Some are hidden wherever they stand (:data:`BIDI_CONTROLS`,
-:data:`UNSEEN`); others only where they have no work to do (:data:`CONTEXTUAL`): a joiner
-that joins nothing, a variation selector that selects no variant, a bidirectional mark between
-two ASCII characters.
+**Hidden characters**: the bidirectional controls, which reorder what a terminal or an editor
+shows after them ("Trojan Source", CVE-2021-42574), and the characters that show as nothing.
+Some are hidden wherever they stand (:data:`BIDI_CONTROLS`, :data:`UNSEEN`); others only
+where they have no work to do: a joiner that joins nothing, a variation selector that
+selects no variant, a bidirectional mark between two ASCII characters. Two users judge them:
+:func:`~skillc_index.text.printable` writes each as an escape in text output wherever it may
+hide (:data:`CONTEXTUAL`: a name ``نامه\u200c`` must not read as ``نامه``), and skillc-lint's
+SKL901 reports, and the stub escapes in its labels, each only where it hides something
+(:data:`HIDDEN`, then :func:`hides`: a non-joiner after a Persian word or an Indic virama, a
+right-to-left mark placing punctuation in right-to-left text, a soft hyphen inside a word
+are the script's own). :func:`hidden_escaped` writes those as escapes.
 
 **Look-alikes** (:func:`looks_ascii`): characters that look like an ASCII letter, digit or
 hyphen and are none (Cyrillic ``р``, the Kelvin sign, a full-width ``ｐ``, an en dash): a
@@ -34,6 +36,9 @@ __all__ = [
     "SELECTORS",
     "UNSEEN",
     "char_class",
+    "code_escape",
+    "hidden_escaped",
+    "hides",
     "look_alikes_named",
     "looks_ascii",
 ]
@@ -77,12 +82,14 @@ def char_class(codes: Iterable[int]) -> str:
             last = code
             continue
         if first >= 0:
-            parts.append(_escaped(first) + (f"-{_escaped(last)}" if last > first else ""))
+            parts.append(code_escape(first) + (f"-{code_escape(last)}" if last > first else ""))
         first = last = code
     return "".join(parts)
 
 
-def _escaped(code: int) -> str:
+def code_escape(code: int) -> str:
+    """A code point as Python writes it in an escape: ``\\u202e``, ``\\U000e0041``. How
+    :func:`~skillc_index.text.printable` and :func:`hidden_escaped` show a character."""
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
@@ -101,26 +108,115 @@ _JOINS = (
 #: data, not a variant) and Myanmar; after an ASCII digit, ``#`` or ``*`` only in a keycap
 #: (before U+20E3).
 _VARIES = "\u00a9\u00ae\u1000-\u109f\u2000-\ufdff\ufe10-\U0010ffff"
-#: Where a joiner, a variation selector or a bidirectional mark hides (after it, looking
-#: back): a joiner not between two characters it joins, a selector after a character it
-#: selects no variant of (or after nothing), a mark between two printable ASCII characters.
-_WHERE_HIDDEN = (
-    f"(?<=[\u200c\u200d])(?:(?<![{_JOINS}][\u200c\u200d])|(?![{_JOINS}]))"
-    f"|(?<=[\ufe00-\ufe0f])(?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
-    f"|(?<=[0-9#*][\ufe00-\ufe0f])(?!\u20e3))"
-    f"|(?<=[!-~][\u061c\u200e\u200f])(?=[!-~])"
+_JOINER = "[\u200c\u200d]"
+#: A joiner not between two characters it joins (after it, looking back): what
+#: :func:`~skillc_index.text.printable` escapes (``cafe\u200d`` and a name ``نامه\u200c``
+#: would read as ``cafe`` and ``نامه``).
+_UNJOINED = f"(?<={_JOINER})(?:(?<![{_JOINS}]{_JOINER})|(?![{_JOINS}]))"
+#: A joiner that hides (SKL901): next to a printable ASCII character (``deploy\u200d``,
+#: ``\u0641\u0627\u06cc\u0644\u200cPDF``), or joining neither of its neighbours (``a
+#: caf\u00e9\u200d here``). One after a letter or mark of a script that needs it, before a
+#: space or a line's end, is the script's own: a Persian word's non-joiner (``نامه\u200c
+#: ها``), one after an Indic virama (``क्\u200c और``), a Malayalam chillu's joiner.
+_JOINS_NOTHING = (
+    f"(?<={_JOINER})(?:(?<=[!-~]{_JOINER})|(?=[!-~])|(?<![{_JOINS}]{_JOINER})(?![{_JOINS}]))"
 )
-#: A joiner, a variation selector or a bidirectional mark where it hides (a regular
-#: expression): each shows as nothing, so ``cafe\u200d``, ``demo\ufe0f`` and ``deploy\u200e``
-#: read as ``cafe``, ``demo`` and ``deploy``. A class first, then the context looked back at:
-#: a search skips to the characters of the class at once.
-CONTEXTUAL = f"[{char_class(JOINERS | SELECTORS | BIDI_MARKS)}](?:{_WHERE_HIDDEN})"
-#: One hidden character (a regular expression): one of :data:`BIDI_CONTROLS` and
-#: :data:`UNSEEN`, or one of :data:`CONTEXTUAL` where it hides.
-HIDDEN = f"{MAY_HIDE}(?:(?<=[{char_class(BIDI_CONTROLS | UNSEEN)}])|{_WHERE_HIDDEN})"
+#: A variation selector after a character it selects no variant of (or after nothing).
+_NO_VARIANT = (
+    f"(?<=[\ufe00-\ufe0f])(?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
+    f"|(?<=[0-9#*][\ufe00-\ufe0f])(?!\u20e3))"
+)
+#: A bidirectional mark between two printable ASCII characters (:func:`hides` then asks
+#: whether its line is right-to-left text).
+_MARK_IN_ASCII = "(?<=[!-~][\u061c\u200e\u200f])(?=[!-~])"
+#: A joiner or a variation selector where :func:`~skillc_index.text.printable` escapes it (a
+#: regular expression): each shows as nothing, so ``cafe\u200d`` and ``demo\ufe0f`` read as
+#: ``cafe`` and ``demo``. (``printable`` escapes every bidirectional mark.) A class first,
+#: then the context looked back at: a search skips to the characters of the class at once.
+CONTEXTUAL = f"[{char_class(JOINERS | SELECTORS)}](?:{_UNJOINED}|{_NO_VARIANT})"
+#: A character that may hide where it stands (a regular expression; :func:`hides` says
+#: whether it does): one of :data:`BIDI_CONTROLS` and :data:`UNSEEN`, a joiner that joins
+#: nothing or stands next to ASCII, a variation selector of no variant, a bidirectional mark
+#: between two ASCII characters. What SKL901 reports and the stub's labels escape.
+HIDDEN = (
+    f"{MAY_HIDE}(?:(?<=[{char_class(BIDI_CONTROLS | UNSEEN)}])"
+    f"|{_JOINS_NOTHING}|{_NO_VARIANT}|{_MARK_IN_ASCII})"
+)
 
 #: :data:`CONTEXTUAL`, compiled (:func:`~skillc_index.text.printable` runs it).
 CONTEXTUAL_CHAR = re.compile(CONTEXTUAL)
+#: :data:`HIDDEN`, compiled on first use (:func:`hidden_escaped`).
+_HIDDEN_CHAR: re.Pattern[str] | None = None
+#: How far :func:`hides` looks on either side of a character: a bounded cost for each one.
+_NEAR = 256
+#: The letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko,
+#: Samaritan, Mandaic, their presentation forms, the historic ones).
+_RTL = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+_LINE_BREAK = re.compile("[\n\r]")
+
+
+def hides(text: str, at: int, *, code: bool = False) -> bool:
+    """Whether the character of :data:`HIDDEN` at ``at`` in ``text`` hides something there
+    (SKL901's finding, an escape in the stub's labels). A bidirectional mark between two
+    ASCII letters, digits or ``_`` does (``deploy\u200eall``), and one beside ASCII
+    punctuation unless its line holds a right-to-left letter near it (``نسخه v2.0\u200e.``,
+    ``"שלום"\u200f.``: the mark places the punctuation; ``Run deploy\u200e-all`` hides). A
+    soft hyphen between two letters (a hyphenation hint, ``Donaudampf\u00adschifffahrt``)
+    does not, unless its word holds a backquote (a code span: ``Run `deploy\u00adall` now``) or
+    ``code`` (a file or folder name); anywhere else it does. Every other one does. Each
+    looks at most :data:`_NEAR` characters either side."""
+    char = text[at]
+    if char == "\u00ad":
+        if code or not (0 < at < len(text) - 1):
+            return True
+        if not (_lettered(text[at - 1]) and _lettered(text[at + 1])):
+            return True
+        before = text[max(0, at - _NEAR) : at].rsplit(None, 1)[-1]
+        after = text[at + 1 : at + 1 + _NEAR].split(None, 1)[0]
+        return "`" in before or "`" in after
+    if ord(char) in BIDI_MARKS and 0 < at < len(text) - 1:
+        if _ascii_word(text[at - 1]) and _ascii_word(text[at + 1]):
+            return True
+        before = _LINE_BREAK.split(text[max(0, at - _NEAR) : at])[-1]
+        after = _LINE_BREAK.split(text[at + 1 : at + 1 + _NEAR], 1)[0]
+        return not (_RTL.search(before) or _RTL.search(after))
+    return True
+
+
+def _ascii_word(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _lettered(char: str) -> bool:
+    """Whether ``char`` is a letter or a mark (``ि`` of ``कि``) of a word."""
+    if char.isalpha():
+        return True
+    if char.isascii():
+        return False
+    import unicodedata  # a C module
+
+    return unicodedata.category(char)[0] == "M"
+
+
+def hidden_escaped(text: str) -> str:
+    """``text`` with each character that hides where it stands (:data:`HIDDEN`,
+    :func:`hides`) written as its escape (:func:`code_escape`): how
+    the stub lists a heading (``Install \u202e(txt.hcs)\u202c now``, ``Zero\u200bwidth``),
+    a right-to-left mark of right-to-left text, an emoji's joiner and selector kept. An
+    ASCII text as it is, at once."""
+    global _HIDDEN_CHAR
+    if text.isascii():
+        return text
+    if _HIDDEN_CHAR is None:
+        _HIDDEN_CHAR = re.compile(HIDDEN)
+    return _HIDDEN_CHAR.sub(
+        lambda found: (
+            code_escape(ord(found.group())) if hides(text, found.start()) else found.group()
+        ),
+        text,
+    )
 
 
 #: Letters of other scripts that look like an ASCII letter or digit (Unicode's confusables.txt

@@ -35,6 +35,7 @@ from skillc_index.deceptive import (
     SELECTORS,
     UNSEEN,
     char_class,
+    code_escape,
 )
 
 __all__ = [
@@ -298,10 +299,7 @@ _CONTROLS = {
     code: ("\\n" if code == 10 else "\\r" if code == 13 else f"\\x{code:02x}")
     for code in (*range(0x20), *range(0x7F, 0xA0))
     if code != 9
-} | {
-    code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-    for code in (*_FORMATS, *BIDI_CONTROLS, *BIDI_MARKS, *UNSEEN)
-}
+} | {code: code_escape(code) for code in (*_FORMATS, *BIDI_CONTROLS, *BIDI_MARKS, *UNSEEN)}
 
 
 def printable(text: str) -> str:
@@ -318,7 +316,7 @@ def printable(text: str) -> str:
         return text
     text = valid_utf8(text).translate(_CONTROLS)
     if not text.isascii():
-        text = CONTEXTUAL_CHAR.sub(lambda char: f"\\u{ord(char.group()):04x}", text)
+        text = CONTEXTUAL_CHAR.sub(lambda char: code_escape(ord(char.group())), text)
     return text
 
 

@@ -16,7 +16,7 @@ from skillc_index.deceptive import (
     MAY_HIDE,
     SELECTORS,
     UNSEEN,
-    char_class,
+    hides,
 )
 from skillc_lint._registry import Finding
 from skillc_lint._rules.fields import (
@@ -33,8 +33,8 @@ __all__ = ["hidden_characters"]
 
 # -- SKL901 invisible and bidirectional characters ---------------------------------------------
 
-_BIDI_CHAR = re.compile(f"[{char_class(BIDI_CONTROLS)}]")
-#: A hidden character (:data:`skillc_index.deceptive.HIDDEN`, the set ``printable`` escapes).
+#: A character that may hide (:data:`skillc_index.deceptive.HIDDEN`; a finding where
+#: :func:`~skillc_index.deceptive.hides` says it does: :func:`_first_found`).
 _HIDDEN_CHAR = re.compile(HIDDEN)
 #: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
 _MAY_HIDE = re.compile(MAY_HIDE)
@@ -81,10 +81,11 @@ _TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 def hidden_characters(skill: Skill, options: Options) -> Findings:
     """SKL901: no bidirectional controls, invisible characters or terminal controls in any
-    text file (a joiner between two ASCII characters counts; one inside an emoji or a script
-    that needs it does not). One finding per line: the search goes on at the next line
-    (linear in the text). A Markdown file that is not UTF-8 (UTF-16: a NUL in every line) is
-    one finding, that (SKILL.md's is SKL100's)."""
+    text file (a joiner next to an ASCII character counts; one inside an emoji or after a
+    letter of a script that needs it does not: :func:`~skillc_index.deceptive.hides`). One
+    finding per line: the search goes on at the next line (linear in the text). A Markdown
+    file that is not UTF-8 (UTF-16: a NUL in every line) is one finding, that (SKILL.md's is
+    SKL100's)."""
     for rel, text in text_files(skill):
         encoding = encoding_of(skill, rel)
         if encoding:
@@ -95,10 +96,9 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
         hidden = _MAY_HIDE_UTF8.search(utf8) and _HIDDEN_CHAR.search(text)
         if not hidden and not _has_control(text, utf8):
             continue
-        if "\U0001f3f4" in text:  # the flags blanked: same offsets, same lines
-            text = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
+        text = _flags_blanked(text)
         ends = line_ends(skill, rel, text)
-        match = _FOUND.search(text)
+        match = _first_found(text)
         while match is not None:
             line, column = position_of(skill, rel, text, match.start())
             yield Finding(
@@ -107,8 +107,28 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
                 line=line,
                 column=column,
             )
-            match = _FOUND.search(text, ends[line - 1])
+            match = _first_found(text, ends[line - 1])
     yield from _hidden_in_names(skill)
+
+
+def _flags_blanked(text: str) -> str:
+    """``text`` with each subdivision flag (:data:`_TAG_FLAG`) as spaces: the same offsets,
+    the same lines."""
+    if "\U0001f3f4" not in text:
+        return text
+    return _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
+
+
+def _first_found(text: str, pos: int = 0, *, code: bool = False) -> re.Match[str] | None:
+    """The first finding of ``text`` from ``pos`` on: a control (with its escape sequence),
+    or a hidden character where it hides (:func:`~skillc_index.deceptive.hides`; ``code``:
+    ``text`` is a name)."""
+    match = _FOUND.search(text, pos)
+    while match is not None and match.group("hidden") is not None:
+        if hides(text, match.start(), code=code):
+            break
+        match = _FOUND.search(text, match.end())
+    return match
 
 
 def _hidden_in_names(skill: Skill) -> Findings:
@@ -127,9 +147,7 @@ def _hidden_in_names(skill: Skill) -> Findings:
         name = path.rpartition("/")[2]
         if name.isprintable() and (name.isascii() or not _MAY_HIDE.search(name)):
             continue
-        if "\U0001f3f4" in name:
-            name = _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), name)
-        match = _FOUND.search(name)
+        match = _first_found(_flags_blanked(name), code=True)
         if match is not None:
             from skillc_index import printable
 
@@ -156,7 +174,7 @@ def _found(match: re.Match[str]) -> str:
     if match.group("hidden") is not None:
         kind = (
             "bidirectional control"
-            if _BIDI_CHAR.match(char)
+            if ord(char) in BIDI_CONTROLS
             else "bidirectional mark"
             if ord(char) in BIDI_MARKS
             else "invisible character"
