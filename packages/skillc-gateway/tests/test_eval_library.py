@@ -351,6 +351,33 @@ def test_the_table_shows_a_names_bidi_and_zero_width_characters_as_escapes(
     assert "bidi\\u202eevil\\u200b:" in lines
 
 
+def test_a_query_with_a_bidi_control_is_quoted_with_one_backslash(
+    gateway: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The notes quote a query by ``repr``, which escapes a bidirectional control itself;
+    when ``one_line`` escaped it first, the note showed ``'deploy \\\\u202eevil...'``, a
+    doubled backslash (s49 unifollow). One backslash, and no raw control."""
+    lib = tmp_path / "lib"
+    write_skill(lib / "b", description="Deploy to Kubernetes.")
+    (lib / "a" / "evals").mkdir(parents=True)
+    (lib / "a" / "SKILL.md").write_text(
+        "---\nname: a\ndescription: Rotate PDF pages. Use when the user asks to rotate a"
+        " PDF.\n---\n# A\n",
+        encoding="utf-8",
+    )
+    (lib / "a" / "evals" / "triggers.yaml").write_text(
+        'should_trigger:\n  - "deploy \\u202eevil to kubernetes"\n'
+        'should_not_trigger:\n  - "rotate \\u202eall pdf pages"\n',
+        encoding="utf-8",
+    )
+    done = gateway("eval", str(lib / "a"), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    assert "\u202e" not in done.stdout
+    lines = done.stdout.splitlines()
+    assert "  miss: 'deploy \\u202eevil to kubernetes' -> taken by b" in lines
+    assert "  false trigger: 'rotate \\u202eall pdf pages'" in lines
+
+
 def test_init_never_writes_where_the_projects_config_points(
     gateway: Any, project: Path, home: Path, tmp_path: Path, write_skill: Any
 ) -> None:

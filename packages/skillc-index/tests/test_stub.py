@@ -261,16 +261,19 @@ def test_an_escaped_label_gives_the_command_that_reads_it() -> None:
 def test_a_label_escapes_what_reorders_or_shows_nothing_as_the_frontmatter_does() -> None:
     """A heading ``## Install <U+202E>(txt.hcs)<U+202C> now`` was listed as it is: ``cat`` of
     the stub showed it reordered (``Install (sch.txt) now``) while the frontmatter escaped
-    its description (audit r6). ``one_line`` escapes them as ``printable`` does; a joiner
-    of an emoji sequence and an emoji's selector stay. ``show --section`` with the label as
-    listed reads the heading (its own matching computes each entry's command)."""
+    its description (audit r6). ``stub_label`` escapes what hides where it stands (as SKL901
+    finds it, ``deceptive.hides``); a joiner of an emoji sequence, an emoji's selector and a
+    right-to-left mark of right-to-left text stay (s49 unifollow: the label showed
+    ``Arabic نص\\u200f.``). ``show --section`` with the label as listed reads the heading
+    (its own matching computes each entry's command)."""
     from skillc_index.index.queries import HeadingMatcher, IndexedHeading
-    from skillc_index.text import one_line
+    from skillc_index.text import one_line, stub_label
 
     texts = [
         "Install \u202e(txt.hcs)\u202c now",
         "Zero\u200bwidth",
         "Team \U0001f469\u200d\U0001f4bb \u2705\ufe0f",
+        "Arabic \u0646\u0635\u200f.",
     ]
     matcher = HeadingMatcher(IndexedHeading("SKILL.md", t, 2, n, n) for n, t in enumerate(texts))
     text = render_stub(
@@ -284,33 +287,39 @@ def test_a_label_escapes_what_reorders_or_shows_nothing_as_the_frontmatter_does(
         "- Install \\u202e(txt.hcs)\\u202c now",
         "- Zero\\u200bwidth",
         "- Team \U0001f469\u200d\U0001f4bb \u2705\ufe0f",
+        "- Arabic \u0646\u0635\u200f.",
         f"- {REFERENCES_LABEL}",
         "  - Ref \\u2066x\\u2069 \u2014 a\\u200bb (`skc open demo $'ref\\u202e.md'`)",
     ]
     for heading in matcher.headings:  # each label, as listed, reads its heading
-        assert matcher.matches(one_line(heading.text)) == [heading]
-    assert one_line("a\u00adb\u3164 \t\n c") == "a\\u00adb\\u3164 c"
+        assert matcher.matches(stub_label(heading.text)) == [heading]
+    assert stub_label("a\u00adb\u3164 \t\n c") == "a\u00adb\\u3164 c"
+    assert one_line("a\u202eb \t\n c") == "a\u202eb c"  # one line, nothing escaped
 
 
 def test_a_built_stub_lists_a_bidi_heading_escaped(cli: Callable[..., Any], project: Path) -> None:
     """``skillc-index build`` of the audit's skill (r6): the deployed stub holds no
-    bidirectional control or zero-width space, in its list as in its frontmatter, and a build
-    again leaves it as it is."""
+    bidirectional control or zero-width space, in its list as in its frontmatter, and keeps
+    the right-to-left mark of an Arabic heading (s49 unifollow)."""
     source = project / ".skillc" / "skills" / "demo"
     source.mkdir(parents=True)
     (source / "SKILL.md").write_text(
         '---\nname: demo\ndescription: "Demo \\u202Eevil\\u202C. Use when testing."\n---\n'
-        "# Demo\n\n## Install \u202e(txt.hcs)\u202c now\n\nx\n\n## Zero\u200bwidth\n\ny\n",
+        "# Demo\n\n## Install \u202e(txt.hcs)\u202c now\n\nx\n\n## Zero\u200bwidth\n\ny\n\n"
+        "## Arabic \u0646\u0635\u200f.\n\nz\n",
         encoding="utf-8",
     )
     build = cli("skillc-index", script=True)
     done = build("build", "demo")
     assert done.returncode == 0, done.stderr
     stub = (project / ".claude/skills/demo/SKILL.md").read_text(encoding="utf-8")
-    assert stub.isascii()
-    assert "  - Install \\u202e(txt.hcs)\\u202c now\n  - Zero\\u200bwidth\n" in stub
-    again = build("build", "demo")
-    assert "up to date" in again.stdout, again.stdout + again.stderr
+    assert "\u202e" not in stub and "\u202c" not in stub and "\u200b" not in stub
+    assert top_sections(stub) == [
+        "- Demo",
+        "  - Install \\u202e(txt.hcs)\\u202c now",
+        "  - Zero\\u200bwidth",
+        "  - Arabic \u0646\u0635\u200f.",
+    ]
 
 
 # -- the whole source frontmatter (issue 16) ------------------------------------------------

@@ -11,7 +11,7 @@ every reader and the index share.
 **Text from outside** (command-line arguments, file names, JSON strings, skills) made safe for
 where it goes: SQLite, which refuses what is not valid UTF-8 (:func:`valid_utf8`), and a
 terminal, which obeys the control characters in a skill's headings or file names
-(:func:`printable`, :func:`one_line`), and a command line to paste into a shell
+(:func:`printable`, :func:`one_line`, :func:`stub_label`), and a command line to paste into a shell
 (:func:`shell_word`). Python hands over bytes that are not UTF-8 as lone
 surrogates (``surrogateescape``), and a JSON string may hold escaped lone surrogates; encoding
 either raises ``UnicodeEncodeError``.
@@ -36,6 +36,7 @@ from skillc_index.deceptive import (
     UNSEEN,
     char_class,
     code_escape,
+    hidden_escaped,
 )
 
 __all__ = [
@@ -71,6 +72,7 @@ __all__ = [
     "printable",
     "shell_word",
     "split_lines",
+    "stub_label",
     "text_codec",
     "valid_utf8",
 ]
@@ -515,11 +517,19 @@ _BREAKS = dict.fromkeys((*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029), " ")
 
 def one_line(text: str) -> str:
     """``text`` as a label on one line: control characters and line breaks as spaces, runs
-    of white space as one space, none at either end, and the characters that reorder the
-    line or show as nothing as :func:`printable` escapes them (``\\u202e``, ``\\u200b``: the
-    stub's list showed a heading reordered where its frontmatter escaped it). How a stub lists
-    a heading; ``show`` finds a heading by it too."""
-    return printable(" ".join(text.translate(_BREAKS).split()))
+    of white space as one space, none at either end (what a label shown escaped,
+    :func:`printable` or :func:`stub_label`, or quoted by ``repr`` starts from)."""
+    return " ".join(text.translate(_BREAKS).split())
+
+
+def stub_label(text: str) -> str:
+    """``text`` as the stub lists it (a heading, a reference's title and description, the
+    skill's name): on one line (:func:`one_line`), each character that hides where it stands
+    written as an escape (:func:`~skillc_index.deceptive.hidden_escaped`: ``Install
+    \\u202e(txt.hcs)\\u202c now``, which ``cat`` of the stub showed reordered), a mark of
+    right-to-left text and an emoji's joiner kept (``Arabic نص\\u200f.`` as it is).
+    ``show --section`` finds a heading by it too."""
+    return hidden_escaped(one_line(text))
 
 
 def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_index.index.schema import IndexedHeading
 from skillc_index.layout import SKILL_FILE
-from skillc_index.text import cut, one_line, printable, shell_word
+from skillc_index.text import cut, printable, shell_word, stub_label
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import HeadingMatcher
@@ -235,7 +235,7 @@ def _show_command(
     label, else the heading's text as written (``## Part 2  APIs`` beside ``## Part 2
     APIs``, whose label it has), with the options :func:`_reaching` gives; when neither
     reaches it, ``other`` (a reference's ``skc open``) or the ``skc open`` of its file."""
-    label = one_line(heading.text)
+    label = stub_label(heading.text)
     as_listed = "'" not in label and _listed(label) == label  # the template reads it as shown
     if matcher is None:
         return None if as_listed else _command(skill, "show", options=[("--section", label)])
@@ -300,7 +300,7 @@ def _skill_entries(
     entries = [
         (number, level, text)
         for number, (level, text) in enumerate(headings)
-        if level <= 2 and one_line(text)
+        if level <= 2 and stub_label(text)
     ]
     if not entries:
         return [_entry("", SKILL_FILE, _command(skill, "open", SKILL_FILE))]
@@ -314,7 +314,7 @@ def _skill_entries(
         top_level += top
         heading = _stored(matcher, SKILL_FILE, level, text, number)
         command = _show_command(skill, heading, matcher)
-        lines.append(_entry("" if top else "  ", one_line(text), command))
+        lines.append(_entry("" if top else "  ", stub_label(text), command))
     if len(lines) < len(entries):
         lines.append(f"- ... ({len(entries) - len(lines)} more)")
     return lines
@@ -330,15 +330,15 @@ def _reference_entries(
         return []
     lines = [f"- {REFERENCES_LABEL}"]
     for reference in references[:MAX_ENTRIES]:
-        title = one_line(reference.title or "")
+        title = stub_label(reference.title or "")
         opened = _command(skill, "open", reference.path)
         if title and reference.title is not None:
             heading = _stored(matcher, reference.path, 1, reference.title)
             command = _show_command(skill, heading, matcher, other=opened)
         else:
             command = opened
-        label = title or one_line(reference.path)
-        description = one_line(reference.description or "")
+        label = title or stub_label(reference.path)
+        description = stub_label(reference.description or "")
         if description:
             label = f"{label} — {cut(description, MAX_DESCRIPTION)}"
         lines.append(_entry("  ", label, command))
@@ -379,7 +379,7 @@ def render_stub(
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
     body = [
-        f"# {one_line(name) or one_line(skill)}",
+        f"# {stub_label(name) or stub_label(skill)}",
         "",
         "This skill is served by skillc. Do not read its source files directly: retrieve the",
         "content you need, section by section, through the skillc gateway commands below.",

@@ -31,7 +31,7 @@ from skillc_index.index.snippets import (
     written_snippet,
 )
 from skillc_index.record import Record
-from skillc_index.text import one_line, printable
+from skillc_index.text import one_line, printable, stub_label
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
@@ -188,10 +188,11 @@ def matching_headings(
     by: the query that matched and the headings it matched, in file then line order (``show``
     serves the first, or with ``--nth N`` the Nth); no headings when none matches, with the
     normalised query (what an error quotes). Each text of :func:`section_queries` is looked
-    up in turn; when none is a heading's, the headings whose text, on one line as a stub
-    lists it or escaped as text output shows it, contains the query. ``find``: the headings
-    a text matches (:func:`closest_headings`); ``every``: all the headings looked in (an
-    index's, of one file with ``--file``, or a hidden file's)."""
+    up in turn; when none is a heading's, the headings whose text, on one line
+    (:func:`~skillc_index.text.one_line`), as a stub lists it
+    (:func:`~skillc_index.text.stub_label`) or escaped as text output shows it, is the
+    query. ``find``: the headings a text matches (:func:`closest_headings`); ``every``: all
+    the headings looked in (an index's, of one file with ``--file``, or a hidden file's)."""
     for candidate in section_queries(section):
         matches = find(candidate) if candidate else []
         if matches:
@@ -200,12 +201,9 @@ def matching_headings(
     if not query:
         return query, []
     folded = heading_key(query)
-    found = [
-        heading
-        for heading in every()
-        if folded in (heading_key(one_line(heading.text)), heading_key(printable(heading.text)))
-    ]
-    return query, closest_headings(query, found, one_line, printable)
+    forms = (one_line, stub_label, printable)
+    found = [h for h in every() if any(folded == heading_key(form(h.text)) for form in forms)]
+    return query, closest_headings(query, found, *forms)
 
 
 class HeadingMatcher:
@@ -276,14 +274,15 @@ def closest_headings(
     text: str, found: list[IndexedHeading], *forms: Callable[[str], str]
 ) -> list[IndexedHeading]:
     """The headings ``show --section TEXT`` matches among ``found``, those whose
-    :func:`heading_key` (of a ``form`` of their text, when given: ``one_line``, ``printable``)
-    is ``text``'s, in order: the ones whose :func:`heading_case_key` is ``text``'s too when
-    any is, else all of them. A stricter match wins: ``Résumé`` finds ``## Résumé`` and not
-    ``## Resume`` beside it, ``Resume`` the other, while ``resume`` finds ``## Résumé`` when
-    it is alone, so ignoring accents only adds an answer where there was none. The one
-    choice of every lookup of a section (:func:`find_headings`, :class:`HeadingMatcher`,
-    :func:`matching_headings`); nothing more to compute when ``found`` holds one heading or
-    none (a heading text used once, as most are)."""
+    :func:`heading_key` (of a ``form`` of their text, when given: ``one_line``,
+    ``stub_label``, ``printable``) is ``text``'s, in order: the ones whose
+    :func:`heading_case_key` is ``text``'s too when any is, else all of them. A stricter
+    match wins: ``Résumé`` finds ``## Résumé`` and not ``## Resume`` beside it, ``Resume``
+    the other, while ``resume`` finds ``## Résumé`` when it is alone, so ignoring accents
+    only adds an answer where there was none. The one choice of every lookup of a section
+    (:func:`find_headings`, :class:`HeadingMatcher`, :func:`matching_headings`); nothing
+    more to compute when ``found`` holds one heading or none (a heading text used once, as
+    most are)."""
     if len(found) < 2:
         return found
     key = heading_case_key(text)
