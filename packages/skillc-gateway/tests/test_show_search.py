@@ -390,6 +390,32 @@ def test_the_heading_with_the_query_s_accents_is_served_alone(
     assert "  - Naive (b.md)\n  - Naïve (c.md)\n" in missing.stderr
 
 
+def test_the_heading_as_written_is_served_beside_its_folded_twin(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """``show --section '⚠️ Warnung'`` (U+FE0F) served ``## ⚠ Warnung`` with W001 once the
+    fold dropped the selector, and no query reached ``## Maße`` beside ``## Masse`` (the fold
+    writes ``ß`` as ``ss``) without ``--nth`` (s49 unifollow): the heading as written wins,
+    alone, with no warning. The installed script, as a user runs it."""
+    gateway = cli("skillc-gateway", script=True)
+    folder = project / ".claude" / "skills" / "de"
+    folder.mkdir(parents=True)
+    sections = "## Masse\n\nkg\n\n## Maße\n\nmm\n\n## \u26a0 Warnung\n\ntext\n\n"
+    sections += "## \u26a0\ufe0f Warnung\n\nemoji\n"
+    text = f"---\nname: de\ndescription: Units. Use when measuring.\n---\n# Units\n\n{sections}"
+    (folder / "SKILL.md").write_text(text, "utf-8")
+    cases = [
+        ("Maße", "## Maße\n\nmm"),
+        ("MASSE", "## Masse\n\nkg"),
+        ("\u26a0\ufe0f Warnung", "## \u26a0\ufe0f Warnung\n\nemoji"),
+        ("\u26a0 warnung", "## \u26a0 Warnung\n\ntext"),
+    ]
+    for query, expected in cases:
+        shown = gateway("show", "de", "--section", query)
+        assert (shown.returncode, shown.stderr) == (0, ""), (query, shown.stderr)
+        assert shown.stdout.rstrip("\n") == expected, query
+
+
 def test_a_heading_is_found_whatever_the_width_of_its_letters(
     built: ResolvedSkill, project: Path
 ) -> None:

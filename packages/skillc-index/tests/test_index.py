@@ -470,6 +470,41 @@ def test_a_heading_with_the_query_s_accents_wins_over_one_without(
     assert index.snapshot.headings_read
 
 
+@pytest.mark.parametrize("cache_max", [20_000, 2])
+def test_the_heading_as_written_wins_over_its_folded_twin(
+    skill: ResolvedSkill, monkeypatch: pytest.MonkeyPatch, cache_max: int
+) -> None:
+    """The fold writes ``ß`` as ``ss`` and drops U+FE0F, and the accents' key is built on it:
+    beside ``## Masse`` no query reached ``## Maße`` without ``--nth``, and ``⚠️ Warnung``
+    (U+FE0F) served ``## ⚠ Warnung`` with W001 (s49 unifollow). The heading as written
+    (case and composition aside) wins; the fold still answers a query none is
+    (``MASSE`` finds ``## Masse``, ``strasse`` the one ``## Straße``)."""
+    from skillc_index import find_headings
+    from skillc_index.index import queries
+
+    monkeypatch.setattr(queries, "HEADINGS_CACHE_MAX", cache_max)
+    text = "# Units\n\n## Masse\n\n## Maße\n\n## \u26a0 Warnung\n\n## \u26a0\ufe0f Warnung\n"
+    text += "\n## Straße\n"
+    (skill.source / "de.md").write_text(text, encoding="utf-8")
+    age(skill.source)
+    age(compile_skill(skill).index.path.parent)
+    index = require_index(skill, "ascii")
+    cases = {
+        "Maße": ["Maße"],
+        "MAẞE": ["Maße"],  # the capital sharp s
+        "maße": ["Maße"],
+        "Masse": ["Masse"],
+        "MASSE": ["Masse"],
+        "\u26a0\ufe0f Warnung": ["\u26a0\ufe0f Warnung"],
+        "\u26a0 warnung": ["\u26a0 Warnung"],
+        "strasse": ["Straße"],
+    }
+    for _ in range(2):
+        for query, expected in cases.items():
+            assert [h.text for h in find_headings(index, query)] == expected, query
+    assert index.snapshot.headings_read
+
+
 def test_the_matcher_prefers_the_query_s_accents_in_each_of_its_lookups() -> None:
     """:class:`HeadingMatcher` (``stats``, the stub's commands, ``show --hidden``) chooses as
     ``find_headings`` does, by the exact text and by the text on one line alike."""
@@ -485,6 +520,12 @@ def test_the_matcher_prefers_the_query_s_accents_in_each_of_its_lookups() -> Non
     assert [h.text for h in matcher.matches("Résumé notes")] == ["Résumé\tnotes"]
     assert [h.text for h in matcher.matches("## resume notes")] == ["Resume\tnotes"]
     assert [h.text for h in matcher.matches("résumé", "b.md")] == []
+    twins = HeadingMatcher(
+        IndexedHeading("a.md", text, 2, line, line + 1)
+        for line, text in enumerate(["Masse", "Maße", "\u26a0 Warnung", "\u26a0\ufe0f Warnung"], 1)
+    )  # the stub's commands: Maße needs no --nth (s49 unifollow)
+    assert [h.text for h in twins.matches("Maße")] == ["Maße"]
+    assert [h.text for h in twins.matches("\u26a0\ufe0f warnung")] == ["\u26a0\ufe0f Warnung"]
 
 
 def test_one_lookup_reads_only_its_matches(skill: ResolvedSkill) -> None:

@@ -8,16 +8,17 @@ so that what one of them finds the others find.
 word and take out of it the marks of :data:`DIACRITICS`; ``show`` compares whole texts, with
 no tokenizer, so :func:`folded_key` does both itself (case folding, a little more than
 lowercasing: ``ﬁ`` is ``fi``). That is the one difference, and why there are two functions.
-``show`` asks :func:`cased_key` first (:func:`folded_key` with the accents kept): ``Résumé``
-finds ``## Résumé`` and not ``## Resume`` beside it, and ``resume`` finds ``## Résumé`` when
-no heading is ``Resume``.
+``show`` asks :func:`written_key` first (the text as written, composed and lowercased),
+then :func:`cased_key` (:func:`folded_key` with the accents kept): ``Maße`` finds ``## Maße``
+and not ``## Masse`` beside it, ``Résumé`` finds ``## Résumé`` and not ``## Resume``, and
+``resume`` finds ``## Résumé`` when no heading is ``Resume``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DIACRITICS", "cased_key", "folded", "folded_key", "narrow"]
+__all__ = ["DIACRITICS", "cased_key", "folded", "folded_key", "narrow", "written_key"]
 
 #: The letters :func:`folded` writes decomposed: Latin (Latin-1 to Latin Extended-B, Latin
 #: Extended Additional, Vietnamese's), Greek, monotonic and polytonic (its tonos and
@@ -96,6 +97,20 @@ def _decomposed(run: re.Match[str]) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFD", run.group().translate(_RESPELLED)).translate(_GREEK_MARKS)
+
+
+def written_key(text: str) -> str:
+    """What ``show --section`` compares a heading and a query by before :func:`cased_key`
+    (:func:`~skillc_index.index.queries.closest_headings`): the text as written, lowercased
+    and composed (NFC: a query typed decomposed is the heading written composed), none of
+    :func:`folded`'s spellings, so ``Maße`` is not ``Masse`` and ``⚠️`` (U+FE0F) not ``⚠``
+    (``str.casefold`` would write ``ß`` as ``ss``). An ASCII text lowercased, at once."""
+    key = text.lower()
+    if key.isascii():
+        return key
+    import unicodedata  # a C module
+
+    return unicodedata.normalize("NFC", key)
 
 
 def cased_key(text: str) -> str:

@@ -69,7 +69,10 @@ REFERENCES_LABEL = "References (query by title only)"
 #: 11: a bidirectional control or a character that shows as nothing escaped in the
 #: frontmatter (``\\u202e``, not the character inside double quotes). 12: a label starting
 #: with a block marker (``# Config keys``, ``> Note``, ``1. Steps``) escaped, with its command.
-STUB_FORMAT = 12
+#: 13: ``show`` prefers the heading as written (``## Maße`` beside ``## Masse``, ``⚠️`` beside
+#: ``⚠``; ``Résumé`` beside ``Resume``): an older stub's ``--nth 2`` for one is E020 now; a
+#: right-to-left mark of a heading listed as it is.
+STUB_FORMAT = 13
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
 # takes an int, not math.inf).

@@ -18,7 +18,7 @@ from contextlib import closing
 
 from skillc_index.diagnostics import IndexUnusable
 from skillc_index.files import fs_bytes, is_utf8, path_from_db
-from skillc_index.folding import cased_key, folded_key
+from skillc_index.folding import cased_key, folded_key, written_key
 from skillc_index.index.freshness import IndexHandle
 from skillc_index.index.fts import TOKENIZE_CLAUSES
 from skillc_index.index.schema import IndexedHeading, StoredHeading
@@ -275,23 +275,28 @@ def closest_headings(
 ) -> list[IndexedHeading]:
     """The headings ``show --section TEXT`` matches among ``found``, those whose
     :func:`heading_key` (of a ``form`` of their text, when given: ``one_line``,
-    ``stub_label``, ``printable``) is ``text``'s, in order: the ones whose
-    :func:`heading_case_key` is ``text``'s too when any is, else all of them. A stricter
-    match wins: ``Résumé`` finds ``## Résumé`` and not ``## Resume`` beside it, ``Resume``
-    the other, while ``resume`` finds ``## Résumé`` when it is alone, so ignoring accents
-    only adds an answer where there was none. The one choice of every lookup of a section
-    (:func:`find_headings`, :class:`HeadingMatcher`, :func:`matching_headings`); nothing
-    more to compute when ``found`` holds one heading or none (a heading text used once, as
-    most are)."""
+    ``stub_label``, ``printable``) is ``text``'s, in order: the closest of them, in tiers
+    from the strictest, the first tier any heading is in: the text as written
+    (:func:`~skillc_index.folding.written_key`: case and composition aside, ``Maße`` finds
+    ``## Maße`` and not ``## Masse``, ``⚠️ Warnung`` with U+FE0F ``## ⚠️ Warnung`` and not
+    ``## ⚠ Warnung``), the accents (:func:`heading_case_key`: ``Résumé`` finds ``## Résumé``
+    and not ``## Resume``), else all of them (``resume`` finds ``## Résumé`` when it is
+    alone), so each looser tier only adds an answer where there was none. The one choice of
+    every lookup of a section (:func:`find_headings`, :class:`HeadingMatcher`,
+    :func:`matching_headings`); nothing more to compute when ``found`` holds one heading or
+    none (a heading text used once, as most are)."""
     if len(found) < 2:
         return found
-    key = heading_case_key(text)
-    exact = [
-        heading
-        for heading in found
-        if any(heading_case_key(form(heading.text)) == key for form in forms or (str,))
-    ]
-    return exact or found
+    for key_of in (written_key, heading_case_key):
+        key = key_of(text)
+        closest = [
+            heading
+            for heading in found
+            if any(key_of(form(heading.text)) == key for form in forms or (str,))
+        ]
+        if closest:
+            return closest
+    return found
 
 
 def _matching_rows(index: IndexHandle, fold: str) -> list[StoredHeading]:
