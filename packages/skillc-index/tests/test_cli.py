@@ -91,6 +91,16 @@ def test_init_names_a_look_alike_of_an_ascii_letter(
     ascii_name = init("init", "Pdf")
     assert ascii_name.stderr == f"error[E100]: invalid option: 'invalid skill name 'Pdf': {rule}'\n"
     assert not (project / ".skillc/skills/\u0440df").exists()
+    # a superscript, a trade mark sign and a wave dash look like no ASCII character (s49
+    # unifollow): quoted, not named; an en dash and a full-width hyphen-minus are named
+    for plain in ("pdf\u00b2", "pdf\u2122", "pdf\u301cx", "pdf\u05bex"):
+        shown = init("init", plain)
+        assert (
+            shown.stderr == f"error[E100]: invalid option: 'invalid skill name '{plain}': {rule}'\n"
+        )
+    for dash, named in (("\u2013", "U+2013 EN DASH"), ("\uff0d", "U+FF0D FULLWIDTH HYPHEN-MINUS")):
+        shown = init("init", f"pdf{dash}x")
+        assert shown.stderr.endswith(f" ('{dash}' is {named})'\n"), shown.stderr
 
 
 def test_a_global_skill_needs_its_name(

@@ -122,3 +122,23 @@ def test_one_fold_of_white_space_for_what_the_agents_list() -> None:
         if ".split()) if isinstance(" in path.read_text(encoding="utf-8")
     ]
     assert copies == ["dialect.py"]
+
+
+def test_a_look_alike_is_a_dash_or_one_ascii_letter_or_digit_as_it_shows() -> None:
+    """``looks_ascii`` took any dash of Unicode for a hyphen (a wave dash, the Hebrew maqaf)
+    and any compatibility form of ASCII letters for a letter (``™`` is ``TM``, ``²`` is
+    ``2``): messages named characters that look like no ASCII one (s49 unifollow). The
+    dashes that look like one, and the forms that show one letter or digit, still count."""
+    from skillc_index.deceptive import looks_ascii
+    from skillc_index.dialect import name_faults
+
+    alike = (
+        "\u2010\u2011\u2013\u2014\u2015\u2212\ufe63\uff0d\u212a\uff50\U0001d429\u0440\u2160\u2113"
+    )
+    unlike = "\u301c\u30a0\u2e3a\u05be\u2122\u00b2\u2082\u2460\u00aa\u00e9\u00df-a1"
+    assert [c for c in alike if not looks_ascii(c)] == []
+    assert [c for c in unlike if looks_ascii(c)] == []
+    assert name_faults("pdf\u00b2\u2122").form == ("contains invalid characters '\u00b2\u2122'",)
+    assert name_faults("pdf\u2122\u212a").form == (
+        "contains invalid characters '\u2122' and U+212A KELVIN SIGN",
+    )

@@ -233,22 +233,33 @@ _LOOK_ALIKES = frozenset(
 )
 
 
+#: The dashes that look like the hyphen-minus: the hyphen, the non-breaking hyphen, the
+#: figure dash, the en and em dashes, the horizontal bar (U+2010-U+2015), the minus sign and
+#: the small and full-width hyphen-minus. Not every dash of Unicode (``〜``, ``゠``, the Hebrew
+#: maqaf ``־`` look like none).
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d")
+#: The compatibility forms that do not look like the letter or digit they stand for: raised,
+#: lowered, circled (``²``, ``₂``, ``①``, ``ª``).
+_UNLIKE_FORMS = ("<super>", "<sub>", "<circle>")
+
+
 def looks_ascii(char: str) -> bool:
     """Whether ``char``, no ASCII character, looks like an ASCII letter, digit or hyphen: one
-    of :data:`_LOOK_ALIKES`, a dash or the minus sign (``‐``, ``–``, ``−``), or a character
-    whose compatibility form is ASCII letters or digits (the Kelvin sign is ``K``, a
-    full-width ``ｐ`` is ``p``, a mathematical bold ``𝐩`` too). An accented letter (``é``)
-    looks like what it is."""
+    of :data:`_LOOK_ALIKES`, a dash of :data:`_DASHES` (``‐``, ``–``, ``−``), or a character
+    whose compatibility form is one ASCII letter or digit (the Kelvin sign is ``K``, a
+    full-width ``ｐ`` is ``p``, a mathematical bold ``𝐩`` too), but a raised, lowered or
+    circled one (:data:`_UNLIKE_FORMS`). An accented letter (``é``), ``™`` (two letters) and
+    ``²`` look like what they are."""
     if char.isascii():
         return False
-    if char in _LOOK_ALIKES or char == "\u2212":
+    if char in _LOOK_ALIKES or char in _DASHES:
         return True
     import unicodedata  # a C module
 
-    if unicodedata.category(char) == "Pd":
-        return True
     form = unicodedata.normalize("NFKC", char)
-    return form != char and form.isascii() and form.isalnum()
+    if len(form) != 1 or not (form.isascii() and form.isalnum()):
+        return False
+    return not unicodedata.decomposition(char).startswith(_UNLIKE_FORMS)
 
 
 def look_alikes_named(*texts: str) -> str:
