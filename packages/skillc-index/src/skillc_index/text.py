@@ -344,10 +344,8 @@ def shell_word(text: str) -> str:
             escaped.append(char)
         elif ord(char) < 0x80:  # bash's \xHH is a byte: U+0080-U+00FF are \u00HH (UTF-8)
             escaped.append(f"\\x{ord(char):02x}")
-        elif ord(char) < 0x10000:
-            escaped.append(f"\\u{ord(char):04x}")
         else:
-            escaped.append(f"\\U{ord(char):08x}")
+            escaped.append(code_escape(ord(char)))
     return "$'" + "".join(escaped) + "'"
 
 
