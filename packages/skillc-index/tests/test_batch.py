@@ -1429,11 +1429,23 @@ def test_a_ctrl_c_reaching_a_worker_as_it_starts_neither_prints_nor_breaks_the_p
     assert statuses(done.stdout) == dict.fromkeys(names, "built")
 
 
-#: Where the batch is when the second Ctrl-C comes, said by a line it prints: telling its
-#: workers to stop (the parent's ``stop.set()``, held there until the test sent the second
-#: Ctrl-C, as a loaded machine may hold it), or waiting for the running builds (the pool's
-#: join of its thread, in the main thread).
+#: Where the batch is when the second Ctrl-C comes, said by a line it prints: setting the
+#: handler that takes it (the first Ctrl-C caught, the ``signal.signal`` of the batch's own
+#: handler held before it is set until the test sent the second Ctrl-C, as a loaded machine
+#: may hold it), telling its workers to stop (the parent's ``stop.set()``, held there so),
+#: or waiting for the running builds (the pool's join of its thread, in the main thread).
 SECOND_CTRL_C_WHILE = {
+    "setting": (
+        "import signal\n"
+        "set_handler = signal.signal\n"
+        "def setting(signum, handler):\n"
+        "    if 'build_skills' in getattr(handler, '__qualname__', ''):\n"
+        "        print('setting', flush=True)\n"
+        "        while not os.path.exists('second-sent'):\n"
+        "            time.sleep(0.01)\n"
+        "    return set_handler(signum, handler)\n"
+        "signal.signal = setting\n"
+    ),
     "telling": (
         "import multiprocessing.synchronize as synchronize\n"
         "set_event = synchronize.Event.set\n"
@@ -1487,7 +1499,9 @@ def test_a_second_ctrl_c_kills_the_running_builds_and_prints_no_traceback(
     which sends SIGINT twice). One that came as the batch told its workers to stop, before
     it took the second Ctrl-C as its own, was raised there: the process waited for its
     never-ending builds at exit (a test that sent it 0.2 s after a worker stopped hung on a
-    loaded machine). Each second Ctrl-C is sent once the batch says it is there
+    loaded machine); so did one raised in the ``except KeyboardInterrupt`` clause before the
+    handler was set (its sibling ``except BaseException``, which ends the workers, never
+    caught it). Each second Ctrl-C is sent once the batch says it is there
     (:data:`SECOND_CTRL_C_WHILE`), never after a sleep."""
     for number in range(4):
         write_skill(project / "skills" / f"s{number}")

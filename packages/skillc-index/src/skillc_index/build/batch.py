@@ -370,19 +370,22 @@ def build_skills(
             # (CPython before 3.13), and the pool closed its pipes under it (tracebacks of
             # "OSError: handle is closed" from its thread). The second Ctrl-C's handler is set
             # before the workers are told: one that came as they stopped (``timeout -s INT``
-            # sends two) was raised here, and the process waited for its builds at exit
-            main = threading.current_thread() is threading.main_thread()
-            previous = signal.signal(signal.SIGINT, lambda *_: kill_workers()) if main else None
+            # sends two) was raised here, and the process waited for its builds at exit. One
+            # raised before that handler is set (or after the embedder's is back) ends them
+            # too: this clause's sibling ``except BaseException`` never sees it
             try:
-                stop.set()
-                pool.shutdown(wait=True, cancel_futures=True)
+                main = threading.current_thread() is threading.main_thread()
+                before = signal.signal(signal.SIGINT, lambda *_: kill_workers()) if main else None
+                try:
+                    stop.set()
+                    pool.shutdown(wait=True, cancel_futures=True)
+                finally:
+                    if main:  # (None: a handler set outside Python)
+                        default = signal.default_int_handler
+                        signal.signal(signal.SIGINT, default if before is None else before)
             except BaseException:
                 end_workers()
                 raise
-            finally:
-                if main:  # (None: a handler set outside Python)
-                    default = signal.default_int_handler
-                    signal.signal(signal.SIGINT, default if previous is None else previous)
             for future, positions in futures.items():  # the builds done, not yet collected
                 if (
                     positions[0] not in items
