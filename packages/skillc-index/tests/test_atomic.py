@@ -171,6 +171,59 @@ def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
     assert not (tmp_path / "new").exists()  # nothing written: removed again
 
 
+def test_an_owned_lock_is_waited_for_while_read_and_refused_at_once_while_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``flock_within(owned=True)`` (the find server's lock: ``claim_lock``) gives up at once
+    while another holds the lock exclusively (its owner), however long it may wait, and
+    waits while others hold it shared (a client reading it: here until it was refused once),
+    as the lock tells; the shared lock it takes to ask is let go. Where there is no
+    ``flock`` it raises (one owner or none), where a plain wait runs unlocked."""
+    import fcntl
+    import math
+
+    from skillc_index import atomic
+
+    path = tmp_path / "owned.lock"
+    path.touch()
+    owner, claimant, other = (os.open(path, os.O_RDWR) for _ in range(3))
+    flock = fcntl.flock
+    refused: list[int] = []
+
+    def read_until_refused(fd: int, operation: int) -> None:
+        try:
+            flock(fd, operation)
+        except BlockingIOError:
+            if fd == claimant and operation & fcntl.LOCK_EX and not refused:
+                refused.append(operation)
+                flock(owner, fcntl.LOCK_UN)  # the read ends
+            raise
+
+    try:
+        flock(owner, fcntl.LOCK_EX)
+        assert atomic.flock_within(claimant, math.inf, owned=True) is False
+        flock(owner, fcntl.LOCK_SH)  # (converted: now a reader's)
+        assert atomic.flock_within(claimant, 0, owned=True) is False  # not in time
+        flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)  # claimant holds none: not even shared
+        flock(other, fcntl.LOCK_UN)
+        monkeypatch.setattr(fcntl, "flock", read_until_refused)
+        assert atomic.flock_within(claimant, math.inf, owned=True) is True and refused
+        with pytest.raises(BlockingIOError):
+            flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    finally:
+        for fd in (owner, claimant, other):
+            os.close(fd)
+
+    def no_flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", no_flock)
+    with open(path, "rb") as file:
+        assert atomic.flock_within(file.fileno(), 1) is True
+        with pytest.raises(OSError, match="No locks available"):
+            atomic.flock_within(file.fileno(), 1, owned=True)
+
+
 def test_a_replacing_write_removes_what_a_killed_write_of_it_left(tmp_path: Path) -> None:
     """``skillc-lint --fix`` killed between writing a SKILL.md's new text and renaming it
     left ``.SKILL.md.tmp.<pid>-<hex>`` in the skill folder, and no later run removed it: the

@@ -636,13 +636,15 @@ class FileLock:
         os.close(self.fd)  # releases the lock
 
 
-def flock_within(fd: int, wait_s: float, *, shared: bool = False) -> bool:
+def flock_within(fd: int, wait_s: float, *, shared: bool = False, owned: bool = False) -> bool:
     """Take an exclusive (or ``shared``) ``flock`` on ``fd``, trying again for up to
     ``wait_s`` seconds (``math.inf``: until it is had), never blocked in the kernel: False
     when another open file held it all that time (any process that may open the file, or
     read the folder, can take one: the wait is bounded so that none can hang a command),
     True when it is held, or where there is no ``flock`` (Windows, a file system without
-    it: run unlocked). Closing ``fd`` releases it."""
+    it: run unlocked). Closing ``fd`` releases it. With ``owned`` (a lock held by its owner
+    for as long as it runs, by others shared for a read), it is waited for only while held
+    shared: False at once when held exclusively; with no ``flock`` its OSError is raised."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: renames keep it correct
@@ -657,11 +659,15 @@ def flock_within(fd: int, wait_s: float, *, shared: bool = False) -> bool:
             fcntl.flock(fd, mode)
             return True
         except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
+            if time.monotonic() >= deadline or (owned and not flock_within(fd, 0, shared=True)):
+                return False  # (owned: a shared lock refused, it is held exclusively)
+            if owned:
+                fcntl.flock(fd, fcntl.LOCK_UN)  # the shared lock just had: readers hold it
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
         except OSError:  # a file system without flock (ENOLCK, EINVAL): run unlocked
+            if owned:  # (never two owners)
+                raise
             return True
 
 
