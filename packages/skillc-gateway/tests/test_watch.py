@@ -1536,17 +1536,28 @@ TELLS_A_REFUSED_LOCK = (
 )
 
 
+#: What the home's lock says as a client looks at it: nobody (a fresh home), the pid a server
+#: left there that a process took since (this test's: it holds no exclusive lock), a digit
+#: ``int`` refuses (``str.isdigit`` takes it: E999 ``ValueError``).
+NAMED_IN_THE_LOCK = {"nobody": b"", "reused pid": b"PID\n", "superscript": "²\n".encode()}
+
+
+@pytest.mark.parametrize("named", sorted(NAMED_IN_THE_LOCK))
 def test_a_server_that_starts_as_a_client_reads_the_lock_takes_it(
-    gateway: Run, clean_env: dict[str, str], home: Path, line_within: Callable[..., Any]
-) -> None:
+    gateway: Run, clean_env: dict[str, str], home: Path, line_within: Callable[..., Any],
+    named: str,
+) -> None:  # fmt: skip
     """A client's look at the home's lock (``lock_holder``: ``--status``, a find, a catalog's
     open) holds it shared for the time of a read; a server that tried to take it then died
     with E060 "a find server already runs for this skillc home (pid ?)" (the file of a
     fresh home names nobody; a test that polled ``--status`` as its server started failed
-    so on a loaded machine). It tries again while no running process is named there: here
-    the look lasts until the server was refused once."""
+    so on a loaded machine). It tries again while the lock is held shared only, whatever
+    the file says: a running process named there (a pid a server left, taken since by
+    another process) gave E060 "(pid N)" at once, ``²`` E999. Here the look lasts until the
+    server was refused once."""
     (home / ".skillc").mkdir()
     probe = os.open(home / ".skillc" / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    os.write(probe, NAMED_IN_THE_LOCK[named].replace(b"PID", str(os.getpid()).encode()))
     import fcntl
 
     fcntl.flock(probe, fcntl.LOCK_SH)  # lock_holder, caught between its flock and its close
@@ -1612,6 +1623,115 @@ def test_a_find_that_starts_a_server_as_a_client_reads_the_lock_starts_it(
         stopped = gateway_process("watch", "--stop")
         assert os.waitpid(pid, 0)[0] == pid
     assert stopped.returncode == 0, stopped.stderr
+
+
+#: What the home's lock says while another holds it exclusively (a server, or one starting),
+#: and the pid E060 names: its own (only as information), or ``?`` for none or no pid.
+NAMED_BY_A_HOLDER = {
+    "its pid": (b"PID\n", "PID"),
+    "nobody": (b"", "?"),
+    "superscript": ("²\n".encode(), "?"),
+    "too long": (b"9" * 32, "?"),
+}
+
+
+@pytest.mark.parametrize("named", sorted(NAMED_BY_A_HOLDER))
+def test_a_server_finding_the_lock_held_exclusively_says_so_at_once(
+    clean_env: dict[str, str], home: Path, line_within: Callable[..., Any], named: str
+) -> None:
+    """A lock held exclusively (here by this process) is a server's, or one starting: a new
+    server says E060 "already runs" at once, as the lock itself tells (a shared lock
+    refused), whatever the file names. It waited its whole probe time (600 s here:
+    ``TELLS_A_REFUSED_LOCK``) for a lock that named no running process, and ``²`` was
+    E999 ``ValueError``."""
+    import fcntl
+
+    raw, pid = NAMED_BY_A_HOLDER[named]
+    (home / ".skillc").mkdir()
+    lock = os.open(home / ".skillc" / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        os.write(lock, raw.replace(b"PID", str(os.getpid()).encode()))
+        process = subprocess.Popen(
+            [sys.executable, "-c", TELLS_A_REFUSED_LOCK],
+            cwd=home,
+            env=clean_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            assert line_within(process) == "tried\n"
+            told = line_within(process)
+            assert line_within(process) == ""  # it ended
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.communicate(timeout=READY_SECONDS)
+    finally:
+        os.close(lock)
+    pid = pid.replace("PID", str(os.getpid()))
+    assert told.startswith("error[E060]: find server: a find server already runs"), told
+    assert f"for this skillc home (pid {pid});" in told
+    assert process.returncode == 1
+
+
+def test_a_server_clears_its_pid_from_the_lock_as_it_stops(
+    gateway: Run, clean_env: dict[str, str], project: Path, home: Path, library: Path
+) -> None:
+    """The home's lock names the server while it runs, and nobody once it stopped: a pid
+    left there may be another process's later, named as the server's by a message."""
+    lock = home / ".skillc" / LOCK_NAME
+    with server(clean_env, project, gateway) as running:
+        assert lock.read_text(encoding="utf-8") == f"{running.pid}\n"
+    assert running.returncode == 128 + signal.SIGTERM
+    assert lock.read_bytes() == b""
+    with server(clean_env, project, gateway) as running:  # --stop: the same
+        assert lock.read_text(encoding="utf-8") == f"{running.pid}\n"
+        stopped = gateway("watch", "--stop")
+        assert stopped.returncode == 0 and stopped.stdout == f"Stopped pid {running.pid}.\n"
+    assert lock.read_bytes() == b""
+
+
+@pytest.mark.parametrize("named", ["superscript", "too long"])
+def test_a_lock_held_naming_no_pid_is_told_held_by_pid_unknown(
+    gateway: Run, home: Path, monkeypatch: pytest.MonkeyPatch, named: str
+) -> None:
+    """``--status`` and ``--stop`` while the home's lock is held (a server stuck, or
+    starting) and names no pid ``int`` reads as one: ``²`` (a digit to ``str.isdigit``) was
+    E999 ``ValueError``, 32 digits a pid of 32 digits. The pid is read as ASCII digits, at
+    most 10 (``client.named_pid``)."""
+    import fcntl
+
+    from skillc_gateway.catalog import lifecycle
+
+    monkeypatch.setattr(lifecycle, "START_SECONDS", 0.0)  # no server starting is waited for
+    raw = NAMED_BY_A_HOLDER[named][0]
+    (home / ".skillc").mkdir()
+    lock = os.open(home / ".skillc" / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        os.write(lock, raw)
+        data = status(gateway)
+        stopped = gateway("watch", "--stop")
+    finally:
+        os.close(lock)
+    assert not data["running"] and data["silent_pid"] is None
+    assert stopped.returncode == 1
+    assert stopped.stderr == (
+        "error[E060]: find server: the find server (pid ?) does not answer: kill it\n"
+    )
+
+
+def test_the_pid_in_the_lock_is_ascii_digits_of_a_pid_t() -> None:
+    """What a find-server lock names as its holder (``client.named_pid``): ASCII digits, at
+    most 10, a ``pid_t`` above 0; nothing else is a pid (``int`` takes ``²`` for none, and
+    some more digits than a pid has)."""
+    from skillc_gateway.catalog.client import named_pid
+
+    assert [named_pid(text) for text in ("42\n", " 7 ", "2147483647")] == [42, 7, 2**31 - 1]
+    odd = [None, "", "?", "0", "-1", "²", "١٢", "4 2", "2147483648", "0" * 11 + "1", "x1"]
+    assert [named_pid(text) for text in odd] == [None] * len(odd)
 
 
 def test_another_programs_socket_is_not_waited_for(

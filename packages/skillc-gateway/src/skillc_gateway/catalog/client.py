@@ -52,7 +52,9 @@ __all__ = [
     "claim_lock",
     "declined",
     "foreign_lock",
+    "holder_named",
     "lock_holder",
+    "named_pid",
     "other_code",
     "other_version",
     "process_stopped",
@@ -350,8 +352,9 @@ def answers(path: str) -> bool:
 
 def lock_holder(path: Path) -> str | None:
     """The pid written in the find-server lock ``path`` while a process holds it (``?`` when
-    none is written), else None. FindServerError when it is no regular file (a FIFO there is
-    never waited on: :func:`~.protocol.open_home_file`)."""
+    none is written, or what is there is no pid: :func:`holder_named`), else None.
+    FindServerError when it is no regular file (a FIFO there is never waited on:
+    :func:`~.protocol.open_home_file`)."""
     import fcntl
 
     try:
@@ -361,40 +364,54 @@ def lock_holder(path: Path) -> str | None:
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
-        return os.read(fd, 32).decode(errors="replace").strip() or "?"
+        return holder_named(fd)
     finally:
         os.close(fd)
     return None
 
 
-#: How long a process that takes the find-server lock tries again while it may be held by a
-#: probe (:func:`claim_lock`).
+#: The most digits of a pid read from the find-server lock (a ``pid_t``: below 2**31).
+MAX_PID_DIGITS = 10
+
+
+def named_pid(text: str | None) -> int | None:
+    """The process id ``text`` names (the find-server lock's words, :func:`lock_holder`'s):
+    ASCII digits only, at most :data:`MAX_PID_DIGITS`, a ``pid_t`` above 0; else None (none,
+    ``?``, or no pid: ``str.isdigit`` takes ``²``, which ``int`` refuses)."""
+    word = (text or "").strip()
+    if not (word.isascii() and word.isdigit() and len(word) <= MAX_PID_DIGITS):
+        return None
+    pid = int(word)
+    return pid if 0 < pid < 2**31 else None
+
+
+def holder_named(fd: int) -> str:
+    """The pid the find-server lock open as ``fd`` names (:func:`named_pid`), ``?`` when it
+    names none: information only (a pid left there by a process gone may be another's)."""
+    pid = named_pid(os.pread(fd, 32, 0).decode(errors="replace"))
+    return "?" if pid is None else str(pid)
+
+
+#: How long a process that takes the find-server lock tries again while a client's probe
+#: holds it (:func:`claim_lock`).
 PROBE_SECONDS = 2.0
 
 
 def claim_lock(fd: int) -> None:
     """Take the find-server lock (its file open as ``fd``) for a server: an exclusive
-    ``flock``. BlockingIOError when a server holds it or is starting: a running process is
-    named in the file (whoever takes the lock writes a pid there at once). Held while no
-    running process is named there (empty, or the pid of a server gone), the holder may be a
-    client's probe (:func:`lock_holder`: a shared lock for the time of a read): tried again
-    for up to :data:`PROBE_SECONDS`. A server started at the instant of a ``--status`` or a
-    find's probe died with E060 "already runs (pid ?)"."""
-    import fcntl
+    ``flock``. BlockingIOError at once when another holds it exclusively: a server runs or
+    starts. Held shared, it is a client's look (:func:`lock_holder`: for the time of a
+    read): tried again for up to :data:`PROBE_SECONDS`
+    (:func:`skillc_index.atomic.flock_within`, ``owned``). The lock itself tells which,
+    never the pid in the file: one a server left there may be another process's by now (a
+    client's look then gave E060 "already runs (pid N)" at once); a server started at the
+    instant of a ``--status`` or a find's probe died with E060 "already runs (pid ?)"."""
+    import errno
 
-    deadline = time.monotonic() + PROBE_SECONDS
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            from skillc_index.cores import running
+    from skillc_index.atomic import flock_within
 
-            named = os.pread(fd, 32, 0).decode(errors="replace").strip()
-            if (named.isdigit() and running(int(named))) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.01)
-        else:
-            return
+    if not flock_within(fd, PROBE_SECONDS, owned=True):
+        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
 
 
 #: The most of ``/proc/locks`` read looking for a lock (about 10,000 locks).
@@ -481,9 +498,10 @@ def _held(layout: Layout) -> bool:
         return False
 
 
-def process_stopped(pid: int) -> bool:
+def process_stopped(pid: int | None) -> bool:
     """Whether the process ``pid`` is stopped (``T``, or ``t`` under a debugger) and so
-    answers nothing until it is resumed; False when that cannot be told."""
+    answers nothing until it is resumed; False when that cannot be told, or ``pid`` is None
+    (a lock that names none: :func:`named_pid`)."""
     from skillc_index.cores import process_state
 
-    return process_state(pid) in ("T", "t")
+    return pid is not None and process_state(pid) in ("T", "t")

@@ -25,6 +25,7 @@ from skillc_gateway.catalog.client import (
     claim_lock,
     foreign_lock,
     lock_holder,
+    named_pid,
     process_stopped,
     refused_as_other_code,
     request,
@@ -127,7 +128,7 @@ def _ask(layout: Layout, message: dict[str, Any]) -> dict[str, Any] | None:
         now = time.monotonic()
         if holder is None or now >= deadline or now - asked >= BUSY_SECONDS:
             return None
-        if holder.isdigit() and process_stopped(int(holder)):
+        if process_stopped(named_pid(holder)):
             return None
         time.sleep(0.05)
 
@@ -150,7 +151,7 @@ def silent_status(layout: Layout) -> dict[str, Any]:
         "running": False,
         "home": str(layout.home),
         "socket": sock,
-        "silent_pid": int(holder) if holder is not None and holder.isdigit() else None,
+        "silent_pid": named_pid(holder),
         "other_listener": holder is None and foreign is None and answers(sock),
         "other_user": None if foreign is None else foreign._asdict(),
         "unreachable": unreachable(layout),
@@ -167,7 +168,7 @@ def stop_server(layout: Layout, timeout: float = 30.0) -> int | None:
         reply = _terminate(lock, reply["pid"])  # one that refuses another version's stop
     if reply is None or not reply.get("ok"):
         holder = lock_holder(lock)
-        if holder is not None and holder.isdigit() and process_stopped(int(holder)):
+        if process_stopped(named_pid(holder)):
             raise FindServerError(
                 f"the find server (pid {holder}) is stopped: it stops once resumed "
                 f"('kill -CONT {holder}'), or 'kill {holder}' ends it now"

@@ -213,7 +213,7 @@ class FindServer:
                 pass
             self._identity = None
         if self._lock is not None:
-            os.close(self._lock)  # frees the lock
+            server_socket.free_lock(self._lock)  # its pid cleared
             self._lock = None
 
     def _reachable(self) -> bool:

@@ -25,6 +25,7 @@ __all__ = [
     "Request",
     "adopt_lock",
     "bind_socket",
+    "free_lock",
     "hung_up",
     "take_lock",
     "waiting",
@@ -74,7 +75,7 @@ def take_lock(path: Path) -> int:
     """The home's find-server lock (held while the server runs: :func:`.client.claim_lock`);
     FindServerError when another server holds it or it is no regular file (a symlink is not
     followed)."""
-    from skillc_gateway.catalog.client import claim_lock
+    from skillc_gateway.catalog.client import claim_lock, holder_named
 
     try:
         fd = open_home_file(path, os.O_RDWR | os.O_CREAT)
@@ -83,9 +84,9 @@ def take_lock(path: Path) -> int:
     try:
         claim_lock(fd)
     except BlockingIOError:
-        holder = os.read(fd, 32).decode(errors="replace").strip()
+        holder = holder_named(fd)
         os.close(fd)
-        raise FindServerError(already_runs(holder or "?")) from None
+        raise FindServerError(already_runs(holder)) from None
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
@@ -108,6 +109,18 @@ def adopt_lock(path: Path, fd: int) -> int:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
+
+
+def free_lock(fd: int) -> None:
+    """Let go of the home's find-server lock this server holds as ``fd``, its pid cleared
+    from the file first (no other process writes it meanwhile: it is held exclusively): a
+    pid left there once the server is gone may be another process's later, named as the
+    server's by a message (:func:`.client.holder_named`)."""
+    import contextlib
+
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+    os.close(fd)
 
 
 #: The accepted connections whose request is not whole yet that the server holds at once
