@@ -69,6 +69,7 @@ def test_outline_orders_files_and_skips_code_and_hidden(resolved: ResolvedSkill)
         (lambda s: source_tree(s, depth="2"), "depth must be an integer, not a string"),
         (lambda s: source_tree(s, limit=-1), "limit must be at least 0, not -1"),
         (lambda s: source_tree(s, directory=5), "directory must be a string, not a number"),
+        (lambda s: source_tree(s, pattern="[" * 513), "the pattern has 513 characters; at most"),
         (lambda s: search_skill(s, 5), "query must be a string, not a number"),
         (lambda s: search_skill(s, "x", limit=0), "limit must be at least 1, not 0"),
         (lambda s: exec_in_skill(s, ["echo", 5]), "argv must be a list of str, not int"),
@@ -579,6 +580,27 @@ def test_sources_limit_pattern_and_json(resolved: ResolvedSkill) -> None:
         "type": "directory",
         "file_count": 2,
     }
+
+
+def test_sources_pattern_is_bounded_and_a_run_of_unclosed_brackets_is_literal(
+    cli: Callable[..., Run], demo: Path
+) -> None:
+    """``--pattern`` had no bound and each unclosed ``[`` was read to the pattern's end:
+    8,000 held ``sources`` 9 s (the MCP server with it). Over 512 characters it is E100 (the
+    tool's ``maxLength``), nothing listed; 512 ``[`` are 512 literal ``[``, at once."""
+    gateway = cli("skillc-gateway", script=True)
+    done = gateway("sources", "demo", "--pattern", "[" * 100_000)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "error[E100]: invalid option: 'the pattern has 100,000 characters; at most 512 are "
+        "allowed'\n"
+    )
+    (demo / ("[" * 200 + ".md")).write_text("x\n", encoding="utf-8")
+    kept = gateway("sources", "demo", "--pattern", "[" * 200 + "*", "--format", "json")
+    assert kept.returncode == 0, kept.stderr
+    children = json.loads(kept.stdout)["tree"]["children"]
+    assert [child["path"] for child in children] == ["[" * 200 + ".md"]
+    assert gateway("sources", "demo", "--pattern", "[" * 512).returncode == 0
 
 
 def test_sources_lists_skill_md_first_within_the_default_limit(

@@ -79,6 +79,29 @@ def test_a_pattern_matches_a_name_written_in_another_composition(
     assert (missed.returncode, missed.stdout) == (0, "No skills match.\n")
 
 
+def test_a_pattern_is_bounded_and_matched_by_the_kits_glob(
+    cli: Callable[..., Any], project: Path, write_skill: WriteSkill
+) -> None:
+    """``list --pattern`` had no bound and went through :func:`fnmatch.translate`, which
+    rescans the rest of the pattern per unclosed ``[``: 8,000 held the MCP server 3 s,
+    100,000 minutes. Over 512 characters it is E100 (the tool's ``maxLength``), nothing
+    listed; 512 ``[`` are literal. The kit's one glob matches: ``\\`` escapes, ``^``
+    negates a class, as in ``sources --pattern``."""
+    write_skill(project / ".claude/skills/alpha")
+    write_skill(project / ".claude/skills/beta")
+    skillc_index = cli("skillc-index", script=True)
+    done = skillc_index("list", "--pattern", "[" * 100_000)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "error[E100]: invalid option: 'the pattern has 100,000 characters; at most 512 are "
+        "allowed'\n"
+    )
+    assert skillc_index("list", "--pattern", "[" * 512).stdout == "No skills match.\n"
+    for pattern, names in [("[^a]*", ["beta"]), ("[[]*", []), ("\\b*", ["beta"])]:
+        listed = skillc_index("list", "--pattern", pattern, "--format", "json")
+        assert [skill["name"] for skill in json.loads(listed.stdout)["skills"]] == names, pattern
+
+
 def test_statuses(
     layout: Layout, write_skill: WriteSkill, write_manifest: Callable[[Path, str, str], Path]
 ) -> None:

@@ -560,6 +560,30 @@ def test_skc_eval_takes_at_most_1000_skills(wire: WireClient, tmp_path: Path) ->
     )
 
 
+def test_a_glob_pattern_is_bounded_and_read_in_one_pass(wire: WireClient) -> None:
+    """``skc_list``'s and ``skc_sources``' ``pattern`` had no ``maxLength``, and each
+    unclosed ``[`` was read to the pattern's end: 100,000 gave no answer in 5 minutes, every
+    later call waiting. Over 512 characters is E100 now; 512 ``[`` answer (nothing matches)."""
+    wire.initialize()
+    tools = {tool["name"]: tool for tool in wire.request("tools/list")["result"]["tools"]}
+    for tool in ("skc_list", "skc_sources"):
+        assert tools[tool]["inputSchema"]["properties"]["pattern"]["maxLength"] == 512
+    for tool, arguments in (("skc_list", {}), ("skc_sources", {"skill": "demo"})):
+        result = wire.call(tool, {**arguments, "pattern": "[" * 100_000})
+        text = result["content"][0]["text"]
+        assert result["isError"], text
+        assert text == (
+            "error[E100]: invalid option: 'the pattern has 100,000 characters; at most 512 "
+            "are allowed'"
+        )
+        result = wire.call(tool, {**arguments, "pattern": "[" * 512})
+        assert not result["isError"], result
+    listed = wire.call("skc_list", {"pattern": "[" * 512})["structuredContent"]
+    assert listed["skills"] == []
+    tree = wire.call("skc_sources", {"skill": "demo", "pattern": "[" * 512})["structuredContent"]
+    assert tree["tree"]["children"] == []
+
+
 def test_skc_stats_takes_at_most_64_projects_users_and_machines(wire: WireClient) -> None:
     """``skc_stats``'s ``project`` (and ``user``, ``machine``) had no ``maxItems``: 20,000
     folders, each made canonical and de-duplicated against a list, held the server 20 s.

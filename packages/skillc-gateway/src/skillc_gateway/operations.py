@@ -33,6 +33,7 @@ from skillc_gateway._section_ops import (
     ShowParams,
 )
 from skillc_gateway._tool_ops import RUN, TOOLS, RunOutcome, RunParams, ToolsParams
+from skillc_index.arguments import MAX_PATTERN_CHARS
 from skillc_index.operation import SKILL_DESCRIPTION, Operation, Param, Part, Session
 from skillc_index.record import Record
 
@@ -296,6 +297,7 @@ class SourcesParams(Record):
             "Only files matching this glob ('*.md', 'references/**').",
             help="Only files matching this glob (e.g. '*.md').",
             min_length=1,
+            max_length=MAX_PATTERN_CHARS,
             metavar="GLOB",
         ),
     ] = None

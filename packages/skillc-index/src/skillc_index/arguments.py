@@ -16,6 +16,7 @@ from typing import Any
 __all__ = [
     "MAX_COUNT",
     "MAX_PATHS",
+    "MAX_PATTERN_CHARS",
     "MAX_SKILLS",
     "MAX_TARGETS",
     "check_arguments",
@@ -41,6 +42,11 @@ MAX_SKILLS = 1000
 #: skills is one command line), so their bound is what a command line holds, not
 #: :data:`MAX_SKILLS` (the tools' ``maxItems`` too).
 MAX_PATHS = 100_000
+#: The longest glob: ``list``'s and ``sources``' ``pattern`` (the tools' ``maxLength``, the
+#: command line's ``--pattern``: longer is E100) and a line of a skill's ``.gitignore``
+#: (:mod:`skillc_index.glob`). 100,000 ``[`` held the MCP server minutes in a glob parse
+#: that rescanned the rest of the pattern per ``[``.
+MAX_PATTERN_CHARS = 512
 
 
 def path_text(value: object) -> object:

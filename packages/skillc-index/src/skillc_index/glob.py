@@ -28,10 +28,13 @@ a skill's files hold at most :data:`MAX_IGNORE_PATTERNS` patterns of at most
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
+
+from skillc_index.arguments import MAX_PATTERN_CHARS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,14 +48,15 @@ __all__ = [
     "ignore_files",
     "ignore_lines",
     "left_out",
+    "name_match",
     "refusal",
 ]
 
 #: The most bytes of one ``.gitignore`` file read.
 MAX_IGNORE_BYTES = 64 << 10
-#: The most patterns a skill's ``.gitignore`` files hold together, and the longest one.
+#: The most patterns a skill's ``.gitignore`` files hold together (the longest one:
+#: :data:`~skillc_index.arguments.MAX_PATTERN_CHARS`, as a ``--pattern``).
 MAX_IGNORE_PATTERNS = 1000
-MAX_PATTERN_CHARS = 512
 IGNORE_FILE = ".gitignore"
 
 T = TypeVar("T")
@@ -105,8 +109,11 @@ def _wildcard(
 
 def _segment_tokens(segment: str) -> list[_Token] | None:
     """The tokens of one pattern segment (None: a lone trailing ``\\``, which matches
-    nothing)."""
+    nothing). Linear in the segment's length: where each ``[`` closes is read from one
+    pass (:func:`_closes`), so a run of unclosed ``[`` (each a literal ``[``) is no scan to
+    the segment's end per ``[``."""
     tokens: list[_Token] = []
+    closes: list[int] | None = None
     i = 0
     while i < len(segment):
         char = segment[i]
@@ -122,7 +129,8 @@ def _segment_tokens(segment: str) -> list[_Token] | None:
         elif char == "?":
             tokens.append("?")
         elif char == "[":
-            parsed = _char_class(segment, i)
+            closes = _closes(segment) if closes is None else closes
+            parsed = _char_class(segment, i, closes)
             if parsed is None:
                 tokens.append(("char", "["))
             else:
@@ -135,34 +143,50 @@ def _segment_tokens(segment: str) -> list[_Token] | None:
     return tokens
 
 
-def _char_class(segment: str, start: int) -> tuple[_Token, int] | None:
-    """``[...]`` at ``start``: (its token, index after it), or None when it is not closed.
-    Ranges (``a-z``) are expanded to their bounds' check at match time."""
+def _class_item(segment: str, i: int) -> tuple[str, int]:
+    """The item of a ``[...]`` class at ``i`` (its bounds: ``aa`` for ``a``, ``az`` for
+    ``a-z``; ``\\`` escapes a bound) and the index after it."""
+    char = segment[i]
+    if char == "\\" and i + 1 < len(segment):
+        i += 1
+        char = segment[i]
+    if i + 2 < len(segment) and segment[i + 1] == "-" and segment[i + 2] != "]":
+        high = segment[i + 2]
+        if high == "\\" and i + 3 < len(segment):
+            high = segment[i + 3]
+            i += 1
+        return char + high, i + 3
+    return char + char, i + 1
+
+
+def _closes(segment: str) -> list[int]:
+    """For each index of ``segment`` (and its end), the ``]`` closing a class whose next item
+    (not its first, which may be a ``]``) starts there, or -1 when none does: one pass from
+    the end, as each item's end is known from its start (:func:`_class_item`)."""
+    closes = [-1] * (len(segment) + 1)
+    for at in range(len(segment) - 1, -1, -1):
+        closes[at] = at if segment[at] == "]" else closes[_class_item(segment, at)[1]]
+    return closes
+
+
+def _char_class(segment: str, start: int, closes: list[int]) -> tuple[_Token, int] | None:
+    """``[...]`` at ``start``: (its token, index after it), or None when it is not closed
+    (``closes``: :func:`_closes` of the segment). Ranges (``a-z``) are expanded to their
+    bounds' check at match time."""
     i = start + 1
     negated = i < len(segment) and segment[i] in "!^"
     if negated:
         i += 1
-    items: list[str] = []
-    first = True
-    while i < len(segment) and (segment[i] != "]" or first):
-        first = False
-        char = segment[i]
-        if char == "\\" and i + 1 < len(segment):
-            i += 1
-            char = segment[i]
-        if i + 2 < len(segment) and segment[i + 1] == "-" and segment[i + 2] != "]":
-            high = segment[i + 2]
-            if high == "\\" and i + 3 < len(segment):
-                high = segment[i + 3]
-                i += 1
-            items.append(char + high)
-            i += 3
-            continue
-        items.append(char + char)
-        i += 1
     if i >= len(segment):
         return None
-    return ("class", "!" if negated else "", *items), i + 1
+    end = closes[_class_item(segment, i)[1]]  # the first item may be a ']'
+    if end < 0:
+        return None
+    items: list[str] = []
+    while i < end:
+        item, i = _class_item(segment, i)
+        items.append(item)
+    return ("class", "!" if negated else "", *items), end + 1
 
 
 def _token_matches(token: _Token, char: str) -> bool:
@@ -173,6 +197,21 @@ def _token_matches(token: _Token, char: str) -> bool:
         return token[1] == char
     inside = any(pair[0] <= char <= pair[1] for pair in token[2:])
     return inside != (token[1] == "!")
+
+
+@functools.lru_cache(maxsize=16)
+def _name_tokens(pattern: str) -> list[_Token] | None:
+    return _segment_tokens(pattern)
+
+
+def name_match(name: str, pattern: str) -> bool:
+    """Whether ``name`` (a skill's, not a path: ``/`` is a character as any other) matches the
+    glob ``pattern``, by the rules of one segment of a :class:`Glob`: ``*``, ``?``, ``[...]``
+    (``!`` or ``^`` negates), ``\\`` escapes the next character, case kept; a lone trailing
+    ``\\`` matches nothing. Without backtracking, as :class:`Glob` (a pattern of unclosed
+    ``[`` is read in one pass, where :func:`fnmatch.translate` rescans the rest per ``[``)."""
+    tokens = _name_tokens(pattern)
+    return tokens is not None and _wildcard(tokens, name, "*", _token_matches)
 
 
 class Glob:

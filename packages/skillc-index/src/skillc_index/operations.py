@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from skillc_index.arguments import MAX_PATHS, MAX_TARGETS
+from skillc_index.arguments import MAX_PATHS, MAX_PATTERN_CHARS, MAX_TARGETS
 from skillc_index.operation import Operation, Param, Session
 from skillc_index.package.operation import PACKAGE, PackageParams
 from skillc_index.record import Record
@@ -143,6 +143,7 @@ class ListParams(Record):
         Param(
             "Only skills whose name matches this glob ('py*').",
             min_length=1,
+            max_length=MAX_PATTERN_CHARS,
             metavar="GLOB",
             help="Only skills whose name matches this glob.",
         ),

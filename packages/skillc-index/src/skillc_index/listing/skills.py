@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -404,13 +403,14 @@ def seen_by(
 
 def name_matches(name: str, pattern: str) -> bool:
     """Whether a listed skill's ``name`` matches ``list --pattern``'s ``pattern`` (a glob,
-    :func:`fnmatch.fnmatchcase`: case kept), both composed (NFC,
+    :func:`skillc_index.glob.name_match`: case kept, no backtracking), both composed (NFC,
     :func:`~skillc_index.text.composed`): ``café-notes`` typed matches the folder a copy from a
     Mac wrote decomposed, as every other command resolves that name. The one match of the
     listing's rows, the text's, the JSON's and the MCP tool's, and of ``list --budget``'s."""
+    from skillc_index.glob import name_match
     from skillc_index.text import composed
 
-    return fnmatchcase(composed(name), composed(pattern))
+    return name_match(composed(name), composed(pattern))
 
 
 def list_skills(
