@@ -14,7 +14,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skillc_index import MAX_JSON_DEPTH, JsonRejected, loads_bounded, read_json_bounded
-from skillc_index.bounded_json import HUGE_INT, MAX_INT_DIGITS, HugeInt, json_depth
+from skillc_index.bounded_json import (
+    HUGE_INT,
+    MAX_INT_DIGITS,
+    TOO_DEEP,
+    HugeInt,
+    JsonTooDeep,
+    json_depth,
+    loads_cut,
+)
 
 
 def nested(depth: int) -> str:
@@ -63,6 +71,61 @@ def test_deep_input_is_refused_before_the_parser_recurses(depth: int) -> None:
         assert loads_bounded(nested(MAX_JSON_DEPTH)) == json.loads(nested(MAX_JSON_DEPTH))
     finally:
         sys.setrecursionlimit(limit)
+
+
+def cut(value: Any, depth: int) -> Any:
+    """``value`` with each array or object below ``depth`` levels as TOO_DEEP."""
+    if isinstance(value, list | dict) and depth == 0:
+        return TOO_DEEP
+    if isinstance(value, list):
+        return [cut(item, depth - 1) for item in value]
+    if isinstance(value, dict):
+        return {key: cut(item, depth - 1) for key, item in value.items()}
+    return value
+
+
+@given(json_values, st.integers(0, 4), st.integers(0, 200), st.sampled_from(["", "]", ",", "x"]))
+def test_a_value_read_cut_is_the_value_below_the_bound(
+    value: Any, depth: int, at: int, typo: str
+) -> None:
+    """What the MCP server reads of a request nested too deep (its id): the value, each
+    array or object past the bound :data:`TOO_DEEP`; the whole still checked to be JSON,
+    as :func:`json.loads` checks it (a character dropped or added anywhere)."""
+    text = json.dumps(value, indent=at % 2 or None)
+    assert loads_cut(text, max_depth=depth) == cut(value, depth)
+    broken = text[:at] + typo + text[at + 1 :]
+    try:
+        expected = cut(json.loads(broken), depth)
+    except ValueError:
+        with pytest.raises(ValueError):
+            loads_cut(broken, max_depth=depth)
+    else:
+        assert loads_cut(broken, max_depth=depth) == expected
+
+
+def test_a_value_too_deep_to_parse_is_read_cut_without_recursion() -> None:
+    """1 MiB of nesting, with a recursion limit of 200: refused by :func:`loads_bounded`
+    (:class:`JsonTooDeep`), read cut by :func:`loads_cut`, in one pass; not JSON (a ']'
+    short, a NaN inside, a key without a value) is still a ValueError."""
+    depth = (1 << 19) - 40
+    text = '{"id": 7, "params": ' + nested(depth) + "}"
+    with pytest.raises(JsonTooDeep):
+        loads_bounded(text)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        read = loads_cut(text)
+        for bad in (text[:-2] + "}", text.replace("[]", "[NaN]"), text.replace("[]", '{"a"}')):
+            with pytest.raises(ValueError):
+                loads_cut(bad)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert read["id"] == 7 and depth_of(read) == 64
+    innermost = read["params"]
+    while innermost is not TOO_DEEP:
+        innermost = innermost[0]
+    with pytest.raises(JsonRejected, match="larger than 1 MiB"):
+        loads_cut(" " * (1 << 20) + "1")
 
 
 def test_an_unbalanced_prefix_counts_as_deep_not_shallow() -> None:

@@ -473,3 +473,51 @@ def test_a_chunk_not_followed_by_its_crlf_is_refused(served: tuple[str, int]) ->
     with socket.create_connection(served, timeout=10) as connection:
         connection.sendall(head + b"\r\n" + b"%x\r\n" % len(body) + body + b"XX0\r\n\r\n")
         assert connection.recv(4096).startswith(b"HTTP/1.1 400")
+
+
+def test_a_body_nested_too_deep_is_answered_with_its_id(app: App) -> None:
+    """A body nested deeper than 64 levels was 400 -32700 with id null, though it is JSON.
+    It is answered with its id, -32602 for a value nested too deep in ``params``, in a
+    legacy session, a 2026-07-28 request and a 2025-03-26 batch (whose other requests run);
+    a body that is no JSON is still -32700 with id null."""
+    deep = [["x"]]
+    for _ in range(70):
+        deep = [deep]
+    meta = {"protocolVersion": "2026-07-28", "clientCapabilities": {}}
+    modern = {f"io.modelcontextprotocol/{key}": value for key, value in meta.items()}
+    too_deep = {"code": -32602, "message": "Invalid params: nested deeper than 64 levels"}
+
+    def call(request_id: int, **extra: Any) -> dict[str, Any]:
+        params = {"name": "skc_open", "arguments": {"skill": "x", "path": deep}, **extra}
+        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+    async def main() -> None:
+        for version in ("2025-06-18", "2025-03-26"):
+            opened = Call(
+                json.dumps(
+                    {**INIT, "params": {**INIT["params"], "protocolVersion": version}}
+                ).encode()
+            )
+            await opened.run(app)
+            session = {"mcp-session-id": opened.response_headers["mcp-session-id"]}
+            answered = Call(json.dumps(call(3)).encode(), session)
+            await answered.run(app)
+            assert answered.json() == {"jsonrpc": "2.0", "id": 3, "error": too_deep}
+        ping = {"jsonrpc": "2.0", "id": 8, "method": "ping"}
+        batch = Call(json.dumps([call(7), ping]).encode(), session)  # the 2025-03-26 session
+        await batch.run(app)
+        assert batch.json() == [
+            {"jsonrpc": "2.0", "id": 7, "error": too_deep},
+            {"jsonrpc": "2.0", "id": 8, "result": {}},
+        ]
+        headers = {"mcp-method": "tools/call", "mcp-name": "skc_open"}
+        headers["mcp-protocol-version"] = "2026-07-28"
+        request = Call(json.dumps(call(4, _meta=modern)).encode(), headers)
+        await request.run(app)
+        assert request.json() == {"jsonrpc": "2.0", "id": 4, "error": too_deep}
+        broken = Call(json.dumps(call(5))[:-2].encode() + b"}", session)  # one '}' short
+        await broken.run(app)
+        assert broken.status == 400
+        assert broken.json()["id"] is None and broken.json()["error"]["code"] == -32700
+
+    asyncio.run(main())

@@ -87,8 +87,11 @@ def test_garbage_lines_get_parse_errors_and_the_server_keeps_serving(wire: WireC
     assert "can't decode" in error["error"]["message"]
     wire.send_raw(b'\xef\xbb\xbf{"jsonrpc": "2.0", "id": "\xc3\xa9", "method": "ping"}\n')
     assert wire.receive() == {"jsonrpc": "2.0", "id": "\u00e9", "result": {}}  # BOM: UTF-8
-    wire.send_raw(b"[" * 100_000 + b"]" * 100_000 + b"\n")  # nested beyond the parser
+    wire.send_raw(b"[" * 100_000 + b"]" * 99_999 + b"\n")  # nested beyond the parser, cut short
     assert wire.receive()["error"]["code"] == -32700
+    wire.send_raw(b"[" * 100_000 + b"]" * 100_000 + b"\n")  # JSON: an array, read cut (no batch)
+    error = wire.receive()
+    assert error["id"] is None and error["error"]["code"] == -32600, error
     wire.send_raw(b"\n   \n")  # blank lines are skipped, not errors
     assert wire.request("ping")["result"] == {}
 

@@ -705,6 +705,54 @@ def test_an_integer_of_more_than_4300_digits_is_no_parse_error(wire: WireClient)
     assert wire.request("ping")["result"] == {}
 
 
+def test_a_request_nested_too_deep_is_answered_with_its_id(wire: WireClient) -> None:
+    """A valid line nested deeper than 64 levels (a ``path`` of 62 nested arrays) was
+    -32700 with id null, though it is JSON: the client's call waited forever. It is read
+    with what lies past the bound cut: the request is -32602 with its id (-32600 when the
+    deep value is outside ``params``), in both eras; a notification gets no answer; what is
+    no JSON is still -32700 with id null."""
+    wire.initialize()
+
+    def nested(depth: int) -> str:
+        return "[" * depth + '"x"' + "]" * depth
+
+    def call(request_id: str, arguments: str, meta: str = "") -> bytes:
+        params = f'{{"name": "skc_open", "arguments": {arguments}{meta}}}'
+        line = (
+            f'{{"jsonrpc": "2.0", "id": {request_id}, "method": "tools/call", "params": {params}}}'
+        )
+        return line.encode() + b"\n"
+
+    modern = ', "_meta": ' + json.dumps(MODERN_META)
+    for depth in (62, 100_000):
+        for request_id, meta in (("77", ""), ('"m"', modern)):
+            wire.send_raw(call(request_id, f'{{"skill": "demo", "path": {nested(depth)}}}', meta))
+            assert wire.receive() == {
+                "jsonrpc": "2.0",
+                "id": json.loads(request_id),
+                "error": {
+                    "code": -32602,
+                    "message": "Invalid params: nested deeper than 64 levels",
+                },
+            }
+    result = wire.call("skc_open", {"skill": "demo", "path": json.loads(nested(61))})
+    assert result["content"][0]["text"] == (
+        "error[E100]: invalid option: 'path must be a string, not an array'"
+    )  # the near miss: within the bound, the tool's own answer
+    deep = nested(70)
+    wire.send_raw(f'{{"jsonrpc": "2.0", "id": 5, "method": "ping", "x": {deep}}}\n'.encode())
+    assert wire.receive()["error"] == {
+        "code": -32600,
+        "message": "Invalid Request: nested deeper than 64 levels",
+    }
+    wire.send_raw(f'{{"jsonrpc": "2.0", "method": "notifications/x", "params": {deep}}}\n'.encode())
+    wire.send_raw(call("9", f'{{"path": {deep[:-1]}}}'))  # one ']' short: no JSON
+    response = wire.receive()
+    assert response["id"] is None and response["error"]["code"] == -32700, response
+    assert wire.request("ping")["result"] == {}
+    assert wire.nothing_within(0.2)
+
+
 def test_a_models_eval_reads_an_agent_folder_as_its_find_does(
     wire: WireClient, home: Path, tmp_path: Path
 ) -> None:

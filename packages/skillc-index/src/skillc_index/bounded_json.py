@@ -38,10 +38,14 @@ __all__ = [
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",
     "NEGATIVE_HUGE_INT",
+    "TOO_DEEP",
     "HugeInt",
     "JsonRejected",
+    "JsonTooDeep",
+    "TooDeep",
     "json_depth",
     "loads_bounded",
+    "loads_cut",
     "read_json_bounded",
 ]
 
@@ -82,6 +86,23 @@ class JsonRejected(ValueError):
     words that follow "is" (``larger than 1 MiB``, ``nested deeper than 64 levels``)."""
 
 
+class JsonTooDeep(JsonRejected):
+    """JSON refused for its nesting (:func:`loads_cut` reads what it holds within it)."""
+
+
+class TooDeep:
+    """A value :func:`loads_cut` did not read: an array or object nested past its bound."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "TOO_DEEP"
+
+
+#: What :func:`loads_cut` reads an array or object nested past its bound as.
+TOO_DEEP = TooDeep()
+
+
 def json_depth(text: str) -> int:
     """How deeply ``[`` and ``{`` nest in ``text``, outside strings; linear time, no
     recursion. Where ``text`` is not JSON it may count more than a parser would reach,
@@ -114,7 +135,7 @@ def loads_bounded(
         data if isinstance(data, str) else data.decode(json.detect_encoding(data), "surrogatepass")
     )
     if json_depth(text) > max_depth:
-        raise JsonRejected(f"nested deeper than {max_depth} levels")
+        raise JsonTooDeep(f"nested deeper than {max_depth} levels")
     limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # 0: none (3.10.6 and before)
     if 0 < limit <= MAX_INT_DIGITS:  # int itself refuses what _bounded_int reads otherwise
         try:  # the parser's own int, no Python call per integer (2 MB, 160k ints: 71 -> 50 ms)
@@ -136,6 +157,89 @@ def loads_bounded(
         parse_int=_bounded_int,
         object_pairs_hook=object_pairs_hook,
     )
+
+
+def loads_cut(
+    data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """``data`` as :func:`loads_bounded` reads it, but an array or object nested deeper than
+    ``max_depth`` reads as :data:`TOO_DEEP` instead of refusing the whole (:class:`JsonTooDeep`):
+    what the rest says can be answered (an MCP request's id). The whole is still checked to be
+    JSON, without recursion: one pass over its tokens with a stack (:func:`_cut_spans`), then
+    the parser reads it with each cut value's text replaced by ``NaN``, which no JSON holds.
+    A :class:`ValueError` for what is no JSON, :class:`JsonRejected` over ``max_bytes``."""
+    if len(data) > max_bytes:
+        raise JsonRejected(f"larger than {_size(max_bytes)}")
+    text = (
+        data if isinstance(data, str) else data.decode(json.detect_encoding(data), "surrogatepass")
+    )
+    pieces, at = [], 0
+    for start, end in _cut_spans(text, max_depth):
+        pieces += [text[at:start], "NaN"]
+        at = end
+    pieces.append(text[at:])
+    return json.loads(
+        "".join(pieces),
+        parse_constant=lambda _: TOO_DEEP,
+        parse_float=_finite,
+        parse_int=_bounded_int,
+    )
+
+
+# A token of JSON after blanks: an opening, a closing, a comma, a colon, a string's quote
+# (:func:`json.decoder.scanstring` reads the string), a number or a literal.
+_TOKEN = (
+    r"[ \t\n\r]*(?:([\[{])|([\]}])|(,)|(:)|(\")"
+    r"|(-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null))"
+)
+# What a token may be where the reader is (after a value, a ':', a '[' ...): the states.
+_VALUE, _FIRST_VALUE, _FIRST_KEY, _KEY, _COLON, _AFTER = range(6)
+
+
+def _cut_spans(text: str, max_depth: int) -> list[tuple[int, int]]:
+    """The spans of ``text`` holding an array or object nested deeper than ``max_depth``
+    (the outermost of each), checking that ``text`` is one JSON value: a
+    :class:`json.JSONDecodeError` where it is not. No recursion (a stack of the open
+    brackets), linear time."""
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # (not in typeshed)
+
+    token = re.compile(_TOKEN)
+    stack: list[str] = []
+    spans: list[tuple[int, int]] = []
+    state, at, cut = _VALUE, 0, 0
+    while (match := token.match(text, at)) is not None:
+        kind, at = match.lastindex, match.end()
+        if kind == 1 and state in (_VALUE, _FIRST_VALUE):  # '[' or '{'
+            stack.append(text[at - 1])
+            if len(stack) == max_depth + 1:
+                cut = at - 1
+            state = _FIRST_VALUE if text[at - 1] == "[" else _FIRST_KEY
+        elif kind == 2 and stack and state in (_AFTER, _FIRST_VALUE, _FIRST_KEY):
+            if stack.pop() + text[at - 1] not in ("[]", "{}"):
+                break
+            if len(stack) == max_depth:
+                spans.append((cut, at))
+            state = _AFTER
+        elif kind == 3 and state == _AFTER and stack:  # ','
+            state = _VALUE if stack[-1] == "[" else _KEY
+        elif kind == 4 and state == _COLON:
+            state = _VALUE
+        elif kind == 5 and state not in (_COLON, _AFTER):  # a string: a value or a key
+            at = scanstring(text, at, True)[1]
+            state = _AFTER if state in (_VALUE, _FIRST_VALUE) else _COLON
+        elif kind is not None and kind >= 6 and state in (_VALUE, _FIRST_VALUE):
+            if match.group(7) or match.group(8):
+                _finite(match.group(6))
+            state = _AFTER
+        else:
+            at = match.start(kind or 0)
+            break
+        if state == _AFTER and not stack:
+            at = len(text) - len(text[at:].lstrip(" \t\n\r"))
+            if at == len(text):
+                return spans
+            break
+    raise json.JSONDecodeError("not JSON", text, at)
 
 
 def _bounded_int(literal: str) -> int:

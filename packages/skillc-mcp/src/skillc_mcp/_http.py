@@ -391,10 +391,10 @@ class App:
             if content_type != "application/json":
                 body_ = b'{"error":"unsupported media type: send application/json"}'
                 return await reply(send, 415, body_), user, "-"
-            from skillc_index import loads_bounded
+            from skillc_mcp._cut import read_message
 
-            try:
-                parsed = loads_bounded(bytes(body), max_bytes=self.max_body)
+            try:  # no JSON: -32700; nested too deep: a Cut, answered with its id
+                parsed = read_message(bytes(body), self.max_body)
             except ValueError as exc:
                 error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
                 return await _json(send, 400, error), user, "-"

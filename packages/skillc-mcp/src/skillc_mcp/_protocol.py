@@ -175,8 +175,7 @@ def valid_id(value: object) -> str | int | None:
     """``value`` if it can be a request id (MCP: a string or an integer, never null); not an
     integer of more digits than JSON is read as (a :class:`~skillc_index.bounded_json.HugeInt`:
     it could not be answered with the id it came with; 4,300 nines can). Nothing is imported:
-    a message the transports read, they read with that module (a call may have no descriptor
-    left)."""
+    the transports read messages with that module (a call may have no descriptor left)."""
     if isinstance(value, str):
         return value
     if not isinstance(value, int) or isinstance(value, bool):
@@ -326,6 +325,8 @@ class Server:
                 return None  # a notification: initialized, cancelled (see _stdio), or unknown
             if request_id is None:
                 raise ProtocolError(INVALID_REQUEST, f"Invalid Request: id must be {ID_TYPES}")
+            if (cut := getattr(message, "cut", None)) is not None:  # nested too deep: _cut
+                raise cut
             params = message.get("params", {})
             if not isinstance(params, dict):
                 raise ProtocolError(INVALID_PARAMS, "Invalid params: params must be an object")

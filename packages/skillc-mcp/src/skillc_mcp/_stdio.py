@@ -46,7 +46,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from skillc_index import loads_bounded
+from skillc_mcp._cut import read_message
 from skillc_mcp._protocol import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -263,8 +263,8 @@ class Connection:
                 if not line.strip():
                     continue
                 try:  # strict UTF-8: an encoded surrogate (ED A0 80) is no UTF-8 either
-                    message = loads_bounded(line.decode("utf-8-sig"), max_bytes=MAX_LINE)
-                except ValueError as exc:  # bad UTF-8, absurd nesting (refused before parsing)
+                    message = read_message(line.decode("utf-8-sig"), MAX_LINE)
+                except ValueError as exc:  # bad UTF-8, no JSON (nested too deep: a Cut)
                     self._inbox.put(_Rejected(PARSE_ERROR, f"Parse error: {exc}"))
                     continue
                 request_id = request_id_of(message)

@@ -1,0 +1,78 @@
+"""Reading one message of the wire (a stdio line, an HTTP body), both transports alike.
+
+A message is read within the bounds of :func:`~skillc_index.bounded_json.loads_bounded`. One
+nested deeper than its 64 levels is valid JSON all the same: refusing it -32700 with id null
+(a parse error) left a client waiting for the answer to its id forever. It is read again
+with what lies past the bound cut (:func:`~skillc_index.bounded_json.loads_cut`, which still
+checks the whole is JSON): a request holding a cut value is a :class:`Cut`, which
+:meth:`~skillc_mcp._protocol.Server.handle` answers with its id, -32602 when the cut values
+are in its ``params``, else -32600; a notification holding one gets no answer (as none does).
+What is no JSON is still -32700 with id null.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skillc_index.bounded_json import (
+    MAX_JSON_DEPTH,
+    TOO_DEEP,
+    JsonTooDeep,
+    loads_bounded,
+    loads_cut,
+)
+from skillc_mcp._protocol import INVALID_PARAMS, INVALID_REQUEST, ProtocolError
+
+__all__ = ["Cut", "read_message"]
+
+
+class Cut(dict[str, Any]):
+    """A message (an object) holding a value nested past the bound, read as
+    :data:`~skillc_index.bounded_json.TOO_DEEP`: its ``cut`` is the error a request is
+    answered with (after its ``jsonrpc``, ``method`` and ``id`` are checked, as any
+    request's)."""
+
+    cut: ProtocolError
+
+
+def read_message(data: bytes | str, max_bytes: int) -> Any:
+    """The message ``data`` holds: a JSON value, each object of it (the message, or a
+    batch's) holding a value nested past the bound a :class:`Cut`. A :class:`ValueError`
+    for what is no JSON or over ``max_bytes`` (a parse error)."""
+    try:
+        return loads_bounded(data, max_bytes=max_bytes)
+    except JsonTooDeep:
+        message = loads_cut(data, max_bytes=max_bytes)
+    if isinstance(message, list):
+        return [_marked(each) for each in message]
+    return _marked(message)
+
+
+def _marked(message: object) -> object:
+    """``message`` as a :class:`Cut` when it is an object holding a cut value."""
+    if not isinstance(message, dict):
+        return message
+    if _holds_cut([value for key, value in message.items() if key != "params"]):
+        code, what = INVALID_REQUEST, "Invalid Request"
+    elif _holds_cut(message.get("params")):
+        code, what = INVALID_PARAMS, "Invalid params"
+    else:
+        return message
+    cut = Cut(message)
+    cut.cut = ProtocolError(code, f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
+    return cut
+
+
+def _holds_cut(value: object) -> bool:
+    """Whether ``value`` is or holds :data:`~skillc_index.bounded_json.TOO_DEEP` (no
+    recursion: a stack of the arrays and objects to look in)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is TOO_DEEP:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
