@@ -317,6 +317,33 @@ def test_a_resource_not_found_is_answered_in_the_request_s_era(
         client.close()
 
 
+def test_a_uri_longer_than_any_served_is_refused_before_a_look_up_and_shown_cut(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A 1,000,000-character ``uri`` to ``resources/read``, ``skills/get`` or
+    ``resources/directory/read`` came back whole in the error's ``data.uri`` (1 MB replies).
+    No served URI is longer than 8,192 characters: a longer one is -32602 in both eras, before
+    any look-up, its message showing it cut and no ``data``. Near miss: 8,192 characters are
+    looked up (not found: the era's code, the URI in ``data``)."""
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+    try:
+        client.initialize("2025-11-25")
+        uri = "skill://" + "x" * 999_992
+        for method in ("resources/read", "skills/get", "resources/directory/read"):
+            for meta in ({}, {"_meta": MODERN_META}):
+                error = client.request(method, {"uri": uri, **meta})["error"]
+                head = f"Invalid params: {method} needs a uri of at most 8,192 characters, not "
+                assert error["code"] == -32602 and "data" not in error, error.keys()
+                message = error["message"]
+                assert message.startswith(head + "1,000,000: skill://xxx"), message[:200]
+                assert len(message) < len(head) + 250 and "\u2026" in message
+        longest = "skill://" + "x" * 8184
+        error = client.request("resources/read", {"uri": longest})["error"]
+        assert error["code"] == -32002 and error["data"] == {"uri": longest}
+    finally:
+        client.close()
+
+
 def test_a_skill_left_out_says_why_where_it_is_asked_for(
     script_path: Callable[[str], Path],
     project: Path,

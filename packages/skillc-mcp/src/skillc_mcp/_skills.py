@@ -71,9 +71,21 @@ def _after(params: dict[str, Any]) -> str | None:
 
 
 def _uri(params: dict[str, Any], method: str) -> str:
+    """The ``uri`` of a request of ``method`` (``resources/read``, ``skills/get``,
+    ``resources/directory/read``), checked before any look-up: a string of at most
+    :data:`~skillc_index.inventory.uris.MAX_URI_CHARS` characters (no served URI is longer),
+    else -32602, which shows it cut (a URI of 1,000,000 characters came back whole)."""
+    from skillc_index.inventory.uris import MAX_URI_CHARS
+
     uri = params.get("uri")
     if not isinstance(uri, str):
         raise ProtocolError(INVALID_PARAMS, f"Invalid params: {method} needs a uri (a string)")
+    if len(uri) > MAX_URI_CHARS:
+        raise ProtocolError(
+            INVALID_PARAMS,
+            f"Invalid params: {method} needs a uri of at most {MAX_URI_CHARS:,} characters, "
+            f"not {len(uri):,}: {_shown(uri)}",
+        )
     return uri
 
 
