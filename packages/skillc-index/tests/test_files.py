@@ -289,9 +289,10 @@ def test_inner_symlinks_are_followed(tmp_path: Path) -> None:
 
 def test_second_links_to_a_folder_are_listed(tmp_path: Path) -> None:
     """Each symlink the walk skips because its folder was walked by another path is in
-    ``second_links`` (a link to the root, the later of two links to a folder outside the
-    walk's own paths, one inside a linked folder), the one walked is not: lint tells a link
-    through one from a link to a file of the skill, though both are on disk."""
+    ``second_links`` (a link to the root, one inside a linked folder), the one walked is not:
+    lint tells a link through one from a link to a file of the skill, though both are on
+    disk. A link to a folder no walk enters (``lib1 -> node_modules/pkg``) is no part of the
+    skill, nor a second link: it is not followed."""
     root = make(tmp_path / "skill", {"SKILL.md": "x", "docs/a.md": "a"})
     make(root, {"node_modules/pkg/index.md": "i"})  # no walk enters it by its own path
     (root / "self").symlink_to(".", target_is_directory=True)
@@ -299,8 +300,8 @@ def test_second_links_to_a_folder_are_listed(tmp_path: Path) -> None:
     (root / "lib1").symlink_to("node_modules/pkg", target_is_directory=True)
     (root / "docs" / "up").symlink_to("..", target_is_directory=True)
     result = walk_skill(root)
-    assert result.files == ("SKILL.md", "docs/a.md", "lib1/index.md")
-    assert result.second_links == ("docs/up", "lib2", "self")
+    assert result.files == ("SKILL.md", "docs/a.md")
+    assert result.second_links == ("docs/up", "self")
     assert walk_skill(tmp_path / "skill" / "docs").second_links == ()
 
 
@@ -320,9 +321,9 @@ def test_folder_symlinks_cannot_multiply_the_walk(tmp_path: Path) -> None:
     folders: list[str] = []
     dirs: list[str] = []
     result = walk_skill(root, folders, dirs=dirs)
-    assert result.files == ("SKILL.md", "lib1/index.md", "lvl12/d.dat")
-    assert len(folders) == len(set(folders)) == 15  # the root, 13 levels, the package
-    assert sorted(dirs) == sorted(["lib1", *(f"lvl{level}" for level in range(13))])
+    assert result.files == ("SKILL.md", "lvl12/d.dat")  # node_modules/pkg: entered by none
+    assert len(folders) == len(set(folders)) == 14  # the root, 13 levels
+    assert sorted(dirs) == sorted(f"lvl{level}" for level in range(13))
 
 
 def test_symlink_loops_terminate(tmp_path: Path) -> None:

@@ -747,6 +747,51 @@ def test_a_file_left_out_of_the_package_never_refuses_it(
         assert archive.namelist() == ["s/SKILL.md"]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_link_to_a_folder_no_walk_enters_or_to_a_pyc_is_left_out(
+    cli: Callable[..., Any], layout: Layout, project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``deps -> node_modules``, ``env -> venv``, ``cache -> scripts/__pycache__`` and
+    ``compiled.bin -> scripts/m.pyc`` put what they lead to in every package (the walk tested
+    a link's target for a hidden name only), and a link out of the skill in ``__pycache__``
+    was E012 through ``cache`` alone. Left out, as the folders and files themselves are; a
+    link to one file in such a folder is that file (``notes.txt ->
+    node_modules/x/notes.txt``: a watcher of the skill watches it, skillc-gateway's
+    ``served``); ``tests -> evals`` stays out."""
+    folder = write_skill(
+        project / "skills" / "lk",
+        files={
+            "node_modules/pkg/index.js": "module.exports = 1\n",
+            "node_modules/x/notes.txt": "kept\n",
+            "venv/lib/site.py": "v\n",
+            "scripts/__pycache__/notes.txt": "n\n",
+            "scripts/m.pyc": "pyc",
+            "evals/e.json": "[]\n",
+        },
+    )
+    for link, target in {
+        "deps": "node_modules",
+        "pkg": "node_modules/pkg",
+        "env": "venv",
+        "cache": "scripts/__pycache__",
+        "compiled.bin": "scripts/m.pyc",
+        "tests": "evals",
+        "notes.txt": "node_modules/x/notes.txt",
+    }.items():
+        (folder / link).symlink_to(target)
+    (folder / "scripts" / "__pycache__" / "out").symlink_to("/etc/hostname")
+    expected = ["lk/SKILL.md", "lk/notes.txt"]
+    for fmt in FORMATS:
+        package_skills([str(folder)], layout, fmt=fmt, output=project / fmt)
+    with zipfile.ZipFile(project / "upload" / "lk.zip") as archive:
+        assert archive.namelist() == expected
+    done = cli("skillc_index", process=True)("package", "skills/lk", "-o", "out")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    with zipfile.ZipFile(project / "out" / "lk.zip") as archive:
+        assert archive.namelist() == expected
+
+
 @pytest.mark.parametrize("written", ["'trail-space '", "' trail-space'", '"trail-space\\t"'])
 def test_a_name_with_white_space_around_it_is_refused_whatever_the_format(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path, written: str

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_INDEXED_FILES",
     "SkillFiles",
     "first_files",
+    "in_skipped_folder",
     "is_leftover",
     "past_byte_bound",
     "past_file_bound",
@@ -125,6 +126,15 @@ class SkillFiles(Record):
         return tuple(sorted((*self.files, *self.tests), key=fs_bytes)) if self.tests else self.files
 
 
+def in_skipped_folder(rel: str) -> bool:
+    """Whether the folder ``rel`` (relative to a skill's root, POSIX, real) is one no walk
+    enters (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``,
+    ``__pycache__``...) or lies in one: what a symlink to a folder may not lead to
+    (``deps -> node_modules``, ``cache -> scripts/__pycache__``), as no walk enters such a
+    folder by its own name (:func:`walk_skill`)."""
+    return any(part in SKIPPED_FOLDERS for part in rel.split("/"))
+
+
 def walk_skill(
     root: Path,
     folders: list[str] | None = None,
@@ -141,8 +151,10 @@ def walk_skill(
 
     Hidden files and folders (``.git``, ``.skillc-meta``, ``.github``...) are skipped at any
     depth, and so is a symlink that leads to one; so are the folders no walk enters
-    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``...) and the files
-    editors, OSes and merges leave (:func:`is_leftover`). What the skill's
+    (:data:`~skillc_index.walk.SKIPPED_FOLDERS`: ``venv``, ``node_modules``...), a symlink to
+    such a folder or to one in it (``deps -> node_modules``: :func:`in_skipped_folder`; a
+    symlink to one file in it is that file, ``notes.txt -> node_modules/x/notes.txt``), and
+    the files editors, OSes and merges leave (:func:`is_leftover`). What the skill's
     ``.gitignore`` files exclude is no part of the skill: it is in ``ignored``, not ``files``
     (:func:`~skillc_index.glob.left_out`, the rules ``skc package`` reads; read only when the
     walk met a ``.gitignore``). A symlink whose target is inside the root counts as what it
@@ -227,6 +239,12 @@ def walk_skill(
                     if is_hidden(target[len(root_real) :]):  # leads to a hidden file
                         continue
                     seen = entry.stat()  # follows the symlink, known to stay inside
+                    if (  # deps -> node_modules: no walk enters it by another name either
+                        stat.S_ISDIR(seen.st_mode)
+                        and not every_folder
+                        and in_skipped_folder(target[len(root_real) + 1 :])
+                    ):
+                        continue
                 except OSError:  # broken symlink, symlink loop, vanished entry
                     continue
                 links.add(rel)

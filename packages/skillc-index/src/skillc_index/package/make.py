@@ -166,7 +166,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     total, real_root, skill_md = 0, os.path.realpath(source), b""
     pointers: list[str] = []  # Git LFS pointers: a checkout without `git lfs pull`
     for rel in found.every:  # what the .gitignore files exclude too: each one reported
-        if not_packaged(rel):  # never in the package: its name cannot make an entry unsafe
+        if not_packaged(rel, real_root):  # never in the package: its name cannot matter
             continue
         if excluded := rules.excluded(rel) or rules.excluded_link(real_root, rel):
             if rel != SKILL_FILE:
