@@ -129,8 +129,9 @@ class Skill:
     """A skill folder as the rules see it.
 
     ``files`` are every file in scope (relative POSIX paths, bytewise order; of more than
-    10,000 Markdown and text files the first, the rest :attr:`unread`); ``escapes`` the
-    symlinks pointing out of it (never read); ``docs`` maps each Markdown file to its parsed
+    10,000 Markdown and text files the first, and those of ``texts``, the rest
+    :attr:`unread`); ``escapes`` the symlinks pointing out of it (never read); ``docs`` maps
+    each Markdown file to its parsed
     :class:`~skillc_index.MarkdownDoc`, SKILL.md included; ``notices`` the warnings of
     parsing them (a file over the parse limit, 1 MiB or 20,000 lines, checked up to it);
     ``texts`` the text of each Markdown file (what fixes edit), as far as a parse reads
@@ -171,8 +172,12 @@ class Skill:
             self.escapes = tuple(rel for rel in self.escapes if rel not in gone)
         self.files = first_files(every)  # the rest unread: a link still finds one (exists)
         self.unread: tuple[str, ...] = ()
-        if len(every) > len(self.files):
-            kept = set(self.files)
+        #: How many Markdown and text files the skill holds past the bound (0: none).
+        self.past_bound = 0
+        if len(every) > len(self.files):  # a text given is read past the bound too (an editor's)
+            self.past_bound = len(every) - len(self.files)
+            kept = {*self.files, *(texts or ())}
+            self.files = tuple(rel for rel in every if rel in kept)
             self.unread = tuple(rel for rel in every if rel not in kept)
         #: The texts read of files (:meth:`text`, :meth:`_read`), the caller's when known.
         self._read_texts: dict[str, str | None] = known.texts if known is not None else {}
@@ -241,8 +246,8 @@ class Skill:
         from skillc_index.walk import MAX_INDEXED_FILES, past_file_bound, skipped_notices
 
         found = list(skipped_notices(self.root, self.skipped, "linted"))
-        if self.unread:
-            count = MAX_INDEXED_FILES + len(self.unread)
+        if self.past_bound:
+            count = MAX_INDEXED_FILES + self.past_bound
             found.append(past_file_bound(self.root, count, "Markdown and text files", "linted"))
         found.extend(
             notice
