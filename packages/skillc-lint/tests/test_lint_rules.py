@@ -135,13 +135,16 @@ def test_skl100_a_bom_before_the_opening_is_an_error(skill: Writer, found: Found
 
 def test_a_given_text_starting_with_a_lone_surrogate_is_linted(skill: Writer) -> None:
     """A text given to lint (an editor's, ``texts=``) starting with a lone surrogate was a
-    UnicodeEncodeError (its first character encoded to look for a BOM): it is linted, a BOM
-    before ``---`` still noted."""
+    UnicodeEncodeError (its first character encoded to look for a BOM): it is linted as its
+    file holding that undecodable byte is (not UTF-8, the disk's UTF-8 file not asked), a
+    BOM before ``---`` still noted."""
     folder = skill()
     text = "---\nname: my-skill\ndescription: x. Use when y.\n---\n# my-skill\n"
     result = lint_skill(folder, texts={"SKILL.md": "\udc80" + text})
     [d] = [d for d in result.diagnostics if d.rule == "SKL100"]
-    assert d.message == "missing frontmatter: file does not start with ---"
+    assert d.message == "SKILL.md is not UTF-8: save it as UTF-8"
+    (folder / "SKILL.md").write_bytes(b"\x80" + text.encode())
+    assert [d.message for d in lint_skill(folder).diagnostics if d.rule == "SKL100"] == [d.message]
     result = lint_skill(folder, texts={"SKILL.md": "\ufeff" + text})
     assert [d.message for d in result.diagnostics if d.rule == "SKL100"] == [
         "SKILL.md starts with a UTF-8 BOM, not ---: some agents skip the skill"

@@ -526,6 +526,26 @@ async def test_an_open_document_past_the_file_bound_is_linted(start: Start, tmp_
 
 
 @pytest.mark.asyncio
+async def test_an_unsaved_text_with_a_lone_surrogate_is_not_utf8(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A reference whose bytes are not UTF-8 opened as ``surrogateescape`` text (its bad
+    bytes as lone surrogates, ``\\udcff`` escapes in the JSON) lost SKL901 "not UTF-8"
+    (the disk was asked only for a text holding U+FFFD): it is said, as for the file."""
+    folder = write_skill(tmp_path / "ws" / "my-skill", body="[bad](references/bad.md)\n")
+    bad = folder / "references" / "bad.md"
+    bad.parent.mkdir()
+    raw = b"# Bad\n\n\xff\xfe broken \xc3( [x](nope.md)\n"
+    bad.write_bytes(raw)
+    client = await start([tmp_path / "ws"])
+    open_document(client, bad, raw.decode("utf-8", "surrogateescape"))
+    found = await diagnostics_of(client, bad, lambda rules: "SKL301" in rules)
+    assert [(d.code, d.message) for d in found if d.code == "SKL901"] == [
+        ("SKL901", "references/bad.md is not UTF-8: save it as UTF-8")
+    ]
+
+
+@pytest.mark.asyncio
 async def test_files_saved_created_or_configured_on_disk_are_seen(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

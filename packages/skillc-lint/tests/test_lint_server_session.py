@@ -376,7 +376,8 @@ def test_a_lone_surrogate_in_unsaved_frontmatter_is_linted_as_the_saved_byte(
     tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:
     """``description: \\udcff`` typed (a JSON escape): the lint raised UnicodeEncodeError and the
-    old findings stayed. It is linted as the file holding that undecodable byte is."""
+    old findings stayed. It is linted as the file holding that undecodable byte is: not UTF-8
+    (SKL100, the disk's UTF-8 file not asked), as the saved bytes are."""
     about = "Formats tables. Use when a table needs formatting."
     root = write_skill(tmp_path / "sur", description=about, body="[m](missing.md)\n")
     session = Session()
@@ -388,8 +389,8 @@ def test_a_lone_surrogate_in_unsaved_frontmatter_is_linted_as_the_saved_byte(
     (root / "SKILL.md").write_bytes(saved)
     session.close(root / "SKILL.md")
     assert "SKL301" not in str(unsaved)  # the link's finding gone with the link
-    assert unsaved == {"SKILL.md": []}
-    assert findings(session, root) == {"SKILL.md": ["SKL100 1"]}  # and the saved bytes' encoding
+    assert unsaved == {"SKILL.md": ["SKL100 1"]}
+    assert findings(session, root) == unsaved  # the saved bytes' encoding
 
 
 def test_a_skill_the_linter_refuses_says_why_on_its_documents_and_in_the_log(

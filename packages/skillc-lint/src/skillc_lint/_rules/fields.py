@@ -10,7 +10,8 @@ from typing import Any, TypeAlias
 
 from skillc_index import SKILL_FILE, CodeBlock, split_lines, type_name
 from skillc_index.dialect import text_length
-from skillc_index.text import any_of
+from skillc_index.files import is_utf8
+from skillc_index.text import TEXT_NOT_UTF8, any_of
 from skillc_lint._registry import Finding
 from skillc_lint._skill import Skill
 
@@ -310,10 +311,14 @@ def text_files(skill: Skill) -> Iterator[tuple[str, str]]:
 def encoding_of(skill: Skill, rel: str) -> str | None:
     """What is wrong with the bytes of the Markdown file ``rel`` for a reader of UTF-8 (an
     agent), said after its name (``is UTF-16 (BOM FF FE): save it as UTF-8``); None for UTF-8
-    (:func:`~skillc_index.files.encoding_problem`). The disk is asked only when its text holds
-    U+FFFD, which the bytes UTF-8 cannot read became, or its first bytes are a BOM of UTF-16
-    or UTF-32 (whose text skillc reads, :func:`~skillc_index.files.decoded`)."""
+    (:func:`~skillc_index.files.encoding_problem`). A text holding a lone surrogate (an
+    editor's unsaved text, the bytes UTF-8 cannot read kept as ``surrogateescape`` does) is
+    not UTF-8, as its file holding those bytes would be; the disk is asked only when its text
+    holds U+FFFD, which the bytes UTF-8 cannot read became, or its first bytes are a BOM of
+    UTF-16 or UTF-32 (whose text skillc reads, :func:`~skillc_index.files.decoded`)."""
     text = skill.texts.get(rel)
+    if text and not is_utf8(text):
+        return f"{TEXT_NOT_UTF8}: save it as UTF-8"
     if not text or ("\ufffd" not in text and skill.bom(rel) in (None, "UTF-8")):
         return None
     problem = skill.encoding_problem(rel)
