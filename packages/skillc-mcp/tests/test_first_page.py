@@ -186,3 +186,32 @@ def test_an_edit_of_a_skill_shown_is_told_after_the_next_page_is_listed(
         assert changes.listed and changes.updated == {"skill://skill-0008/SKILL.md"}
     finally:
         methods.close()
+
+
+def test_a_uri_a_server_serves_can_be_subscribed_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review (s49 skl901b 6): ``resources/subscribe`` refused a URI over 4,096 characters
+    while ``resources/read`` serves one up to 8,192 (``inventory.uris.MAX_URI_CHARS``): one
+    bound, so a URI of 5,000 characters is subscribed to and one over 8,192 is refused."""
+    from skillc_gateway.served import ServedSkills
+    from skillc_index.inventory.uris import MAX_URI_CHARS
+    from skillc_mcp._protocol import Server
+    from skillc_mcp._skills import SkillsMethods
+
+    layout, _ = _library(tmp_path, monkeypatch, 1)
+    server = Server(skills=SkillsMethods(ServedSkills(lambda: layout)))
+    server.notifies = True
+    try:
+        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}}
+        server.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})
+        long = "skill://skill-0000/" + "a" * (5000 - len("skill://skill-0000/"))
+        over = "skill://skill-0000/" + "a" * (MAX_URI_CHARS + 1 - len("skill://skill-0000/"))
+        for number, (uri, fits) in enumerate(((long, True), (over, False)), 2):
+            request = {"uri": uri}
+            answer = server.handle(
+                {"jsonrpc": "2.0", "id": number, "method": "resources/subscribe", "params": request}
+            )
+            assert ("error" not in answer) is fits, answer
+    finally:
+        server.close()

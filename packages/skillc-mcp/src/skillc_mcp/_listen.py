@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from skillc_index.inventory.uris import MAX_URI_CHARS
 from skillc_mcp._protocol import INVALID_PARAMS, LIST_CHANGED, ProtocolError
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 UPDATED = "notifications/resources/updated"
 MAX_URIS = 1000
 """Resource URIs one subscription (or one legacy client) may name, at most."""
-MAX_URI_CHARS = 4096
 
 
 @dataclass(frozen=True)

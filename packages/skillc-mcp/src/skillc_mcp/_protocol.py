@@ -435,7 +435,8 @@ class Server:
 
     def _subscribe(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Legacy ``resources/subscribe`` and ``resources/unsubscribe`` of one URI."""
-        from skillc_mcp._listen import MAX_URI_CHARS, MAX_URIS
+        from skillc_index.inventory.uris import MAX_URI_CHARS
+        from skillc_mcp._listen import MAX_URIS
 
         if not self.notifies:
             raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method} (no watcher here)")
