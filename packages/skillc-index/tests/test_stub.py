@@ -530,3 +530,23 @@ def test_headings_told_apart_by_their_accents_each_take_their_own_label() -> Non
         matcher=matcher,
     )
     assert top_sections(text) == ["- Resume", "- Résumé", "- CAFÉ", "- Cafe"]
+
+
+def test_a_reference_path_and_a_name_escape_a_soft_hyphen_as_skl901_reports_it() -> None:
+    """Review (s49 skl901b 4): ``references/deplo<U+00AD>all.md`` was listed raw in the stub
+    (``stub_label`` read a path as prose, where a soft hyphen between two letters is a
+    hyphenation hint) while SKL901 reports it. A path and a name are code: every hidden
+    character escaped but an emoji's joiner; a heading's hyphenation hint stays as it is."""
+    from skillc_index.text import stub_label
+
+    text = render_stub(
+        skill="deplo\u00adall",
+        frontmatter={"description": "d"},
+        headings=[(2, "Donaudampf\u00adschifffahrt")],
+        references=[Reference("references/deplo\u00adall.md", None, None)],
+    )
+    assert "\n# deplo\\u00adall\n" in text
+    assert "- Donaudampf\u00adschifffahrt" in top_sections(text)
+    assert "  - references/deplo\\u00adall.md (" in text
+    assert stub_label("\u0645\u06cc\u200c\u062e.md", code=True) == "\u0645\u06cc\\u200c\u062e.md"
+    assert stub_label("\U0001f469\u200d\U0001f4bb.md", code=True) == "\U0001f469\u200d\U0001f4bb.md"

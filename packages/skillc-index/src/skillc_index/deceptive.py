@@ -8,9 +8,11 @@ selects no variant, a bidirectional mark between two ASCII characters. Two users
 :func:`~skillc_index.text.printable` writes each as an escape in text output wherever it may
 hide (:data:`CONTEXTUAL`: a name ``نامه\u200c`` must not read as ``نامه``), and skillc-lint's
 SKL901 reports, and the stub escapes in its labels, each only where it hides something
-(:data:`HIDDEN`, then :func:`hides`: a non-joiner after a Persian word or an Indic virama, a
-right-to-left mark placing punctuation in right-to-left text, a soft hyphen inside a word
-are the script's own). :func:`hidden_escaped` writes those as escapes.
+(:func:`hides`): in code (a code block or span, a link's destination, a file or folder name)
+every one but an emoji's joiner and selector; in prose not a non-joiner after a Persian word
+or an Indic virama, a right-to-left mark placing punctuation beside right-to-left text, a
+soft hyphen inside a word of letters (the script's own). :func:`hidden_escaped` writes those
+as escapes.
 
 **Look-alikes** (:func:`looks_ascii`): characters that look like an ASCII letter, digit or
 hyphen and are none (Cyrillic ``р``, the Kelvin sign, a full-width ``ｐ``, an en dash): a
@@ -30,7 +32,6 @@ __all__ = [
     "BIDI_MARKS",
     "CONTEXTUAL",
     "CONTEXTUAL_CHAR",
-    "HIDDEN",
     "JOINERS",
     "MAY_HIDE",
     "SELECTORS",
@@ -93,16 +94,20 @@ def code_escape(code: int) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-#: Every character :data:`HIDDEN` may match (a class: a quick first test of a text).
+#: Every character that may hide where it stands (a class; :func:`hides` says whether it does).
 MAY_HIDE = f"[{char_class(BIDI_CONTROLS | UNSEEN | BIDI_MARKS | JOINERS | SELECTORS)}]"
-#: The characters a joiner joins: emoji (and the emoji presentation selector U+FE0F of a
-#: sequence) and the scripts that need one (Arabic to Sinhala, Persian's and Devanagari's,
-#: Tibetan, Myanmar, Khmer, Mongolian, the other Brahmic scripts).
-_JOINS = (
+#: The letters and marks of the scripts that need a joiner (Arabic to Sinhala, Persian's and
+#: Devanagari's, Tibetan, Myanmar, Khmer, Mongolian, the other Brahmic scripts).
+_SCRIPTS = (
     "\u0600-\u0dff\u0f00-\u109f\u1780-\u18af\u1900-\u1aaf\u1b00-\u1c4f\ua800-\ua8ff"
     "\ua980-\uaa7f\uabc0-\uabff\ufb50-\ufdff\ufe70-\ufefe\U00010a00-\U00010a5f"
-    "\U00011000-\U00011fff\u2190-\u2bff\u3030\u303d\u3297\u3299\ufe0f\U0001f000-\U0001faff"
+    "\U00011000-\U00011fff"
 )
+#: Emoji (and the emoji presentation selector U+FE0F of a sequence): what a joiner joins in an
+#: emoji sequence.
+_EMOJI = "\u2190-\u2bff\u3030\u303d\u3297\u3299\ufe0f\U0001f000-\U0001faff"
+#: The characters a joiner joins: emoji and the scripts that need one.
+_JOINS = _SCRIPTS + _EMOJI
 #: The characters a variation selector selects a variant of: emoji, symbols and CJK (the
 #: copyright and registered signs, U+2000 on, the selectors themselves not: a run of them is
 #: data, not a variant) and Myanmar; after an ASCII digit, ``#`` or ``*`` only in a keycap
@@ -113,40 +118,35 @@ _JOINER = "[\u200c\u200d]"
 #: :func:`~skillc_index.text.printable` escapes (``cafe\u200d`` and a name ``نامه\u200c``
 #: would read as ``cafe`` and ``نامه``).
 _UNJOINED = f"(?<={_JOINER})(?:(?<![{_JOINS}]{_JOINER})|(?![{_JOINS}]))"
-#: A joiner that hides (SKL901): next to a printable ASCII character (``deploy\u200d``,
-#: ``\u0641\u0627\u06cc\u0644\u200cPDF``), or joining neither of its neighbours (``a
-#: caf\u00e9\u200d here``). One after a letter or mark of a script that needs it, before a
-#: space or a line's end, is the script's own: a Persian word's non-joiner (``نامه\u200c
-#: ها``), one after an Indic virama (``क्\u200c और``), a Malayalam chillu's joiner.
+#: A joiner of an emoji sequence (after it, looking back): a zero-width joiner between two
+#: emoji (``\u2764\ufe0f\u200d\U0001f525``).
+_IN_EMOJI = f"(?<=[{_EMOJI}]\u200d)(?=[{_EMOJI}])"
+#: A joiner that hides in prose (SKL901; after it, looking back): any but one of an emoji
+#: sequence, one after a letter or mark of a script that needs it before a space, a tab or a
+#: line's end (a Persian word's non-joiner, ``نامه\u200c ها``, one after an Indic virama,
+#: ``क्\u200c और``, a Malayalam chillu's joiner), and one between two letters of such a script
+#: (``می\u200cخواهم``). So a joiner next to ASCII (``deploy\u200d``, ``فایل\u200cPDF``), after a
+#: space (``x \u200cنامه``), before a no-break space or joining nothing (``a café\u200d``) hides.
 _JOINS_NOTHING = (
-    f"(?<={_JOINER})(?:(?<=[!-~]{_JOINER})|(?=[!-~])|(?<![{_JOINS}]{_JOINER})(?![{_JOINS}]))"
+    f"(?<={_JOINER})(?!{_IN_EMOJI})(?!(?<=[{_SCRIPTS}]{_JOINER})(?:[{_SCRIPTS} \t\r\n]|\\Z))"
 )
+#: A joiner that hides in code (after it, looking back): any but one of an emoji sequence.
+_JOINS_IN_CODE = f"(?<={_JOINER})(?!{_IN_EMOJI})"
 #: A variation selector after a character it selects no variant of (or after nothing).
 _NO_VARIANT = (
     f"(?<=[\ufe00-\ufe0f])(?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
     f"|(?<=[0-9#*][\ufe00-\ufe0f])(?!\u20e3))"
 )
-#: A bidirectional mark between two printable ASCII characters (:func:`hides` then asks
-#: whether its line is right-to-left text).
-_MARK_IN_ASCII = "(?<=[!-~][\u061c\u200e\u200f])(?=[!-~])"
 #: A joiner or a variation selector where :func:`~skillc_index.text.printable` escapes it (a
 #: regular expression): each shows as nothing, so ``cafe\u200d`` and ``demo\ufe0f`` read as
 #: ``cafe`` and ``demo``. (``printable`` escapes every bidirectional mark.) A class first,
 #: then the context looked back at: a search skips to the characters of the class at once.
 CONTEXTUAL = f"[{char_class(JOINERS | SELECTORS)}](?:{_UNJOINED}|{_NO_VARIANT})"
-#: A character that may hide where it stands (a regular expression; :func:`hides` says
-#: whether it does): one of :data:`BIDI_CONTROLS` and :data:`UNSEEN`, a joiner that joins
-#: nothing or stands next to ASCII, a variation selector of no variant, a bidirectional mark
-#: between two ASCII characters. What SKL901 reports and the stub's labels escape.
-HIDDEN = (
-    f"{MAY_HIDE}(?:(?<=[{char_class(BIDI_CONTROLS | UNSEEN)}])"
-    f"|{_JOINS_NOTHING}|{_NO_VARIANT}|{_MARK_IN_ASCII})"
-)
 
 #: :data:`CONTEXTUAL`, compiled (:func:`~skillc_index.text.printable` runs it).
 CONTEXTUAL_CHAR = re.compile(CONTEXTUAL)
-#: :data:`HIDDEN`, compiled on first use (:func:`hidden_escaped`).
-_HIDDEN_CHAR: re.Pattern[str] | None = None
+#: :data:`MAY_HIDE`, compiled on first use (:func:`hidden_escaped`).
+_MAY_HIDE_CHAR: re.Pattern[str] | None = None
 #: How far :func:`hides` looks on either side of a character: a bounded cost for each one.
 _NEAR = 256
 #: The letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko,
@@ -155,38 +155,88 @@ _RTL = re.compile(
     "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
 )
 _LINE_BREAK = re.compile("[\n\r]")
+#: What may stand before or after a word in a sentence (``(Ge\u00adbäu\u00adde).``): taken
+#: off before :func:`hides` asks whether a soft hyphen's word is made of letters only.
+_SENTENCE_MARKS = ".,;:!?'\"()[]{}*_\u00ab\u00bb\u2018\u2019\u201c\u201d\u201e\u2026"
+#: A character's context, each read right after it (:func:`hides`): a joiner's in prose and in
+#: code, a variation selector's; compiled on first use (:func:`_context`).
+_CONTEXTS = {
+    "prose joiner": f"{_JOINER}{_JOINS_NOTHING}",
+    "code joiner": f"{_JOINER}{_JOINS_IN_CODE}",
+    "selector": f"[\ufe00-\ufe0f]{_NO_VARIANT}",
+    "mark": "(?<=[!-~])[\u061c\u200e\u200f](?=[!-~])",
+}
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _context(name: str) -> re.Pattern[str]:
+    pattern = _COMPILED.get(name)
+    if pattern is None:
+        pattern = _COMPILED[name] = re.compile(_CONTEXTS[name])
+    return pattern
 
 
 def hides(text: str, at: int, *, code: bool = False) -> bool:
-    """Whether the character of :data:`HIDDEN` at ``at`` in ``text`` hides something there
-    (SKL901's finding, an escape in the stub's labels). A bidirectional mark between two
-    ASCII letters, digits or ``_`` does (``deploy\u200eall``), and one beside ASCII
-    punctuation unless its line holds a right-to-left letter near it (``نسخه v2.0\u200e.``,
-    ``"שלום"\u200f.``: the mark places the punctuation; ``Run deploy\u200e-all`` hides). A
-    soft hyphen between two letters (a hyphenation hint, ``Donaudampf\u00adschifffahrt``)
-    does not, unless its word holds a backquote (a code span: ``Run `deploy\u00adall` now``) or
-    ``code`` (a file or folder name); anywhere else it does. Every other one does. Each
-    looks at most :data:`_NEAR` characters either side."""
+    """Whether the character of :data:`MAY_HIDE` at ``at`` in ``text`` hides something there
+    (SKL901's finding, an escape in the stub's labels). ``code``: ``text[at]`` stands in code
+    (a code block or span, a link's destination, a file or folder name), where every one
+    hides but a variation selector after an emoji (or a symbol, CJK: one it selects a variant
+    of) and a zero-width joiner inside an emoji sequence: code holds no non-joiner, soft
+    hyphen or bidirectional mark of its own. In prose, a joiner of a script that needs it
+    (:data:`_JOINS_NOTHING`) does not hide either, nor a soft hyphen between two lowercase (or
+    caseless) letters of a word made of letters only (a hyphenation hint,
+    ``Donaudampf\u00adschifffahrt,``; not ``req\u00aduests.sh``, ``v2\u00ad0``,
+    ``Deploy\u00adAll``),
+    nor a bidirectional mark beside ASCII punctuation whose nearest letter on one side is
+    right-to-left (``نسخه v2.0\u200e. جدید``, ``"שלום"\u200f.``: the mark places the
+    punctuation; ``ب run: a.sh\u200f;rm`` hides) or not between two printable ASCII
+    characters; one between two ASCII letters, digits or ``_`` hides (``deploy\u200eall``).
+    Each looks at most :data:`_NEAR` characters either side."""
     char = text[at]
+    if char in "\u200c\u200d":
+        return _context("code joiner" if code else "prose joiner").match(text, at) is not None
+    if "\ufe00" <= char <= "\ufe0f":
+        return _context("selector").match(text, at) is not None
+    if code:
+        return True
     if char == "\u00ad":
-        if code or not (0 < at < len(text) - 1):
-            return True
-        if not (_lettered(text[at - 1]) and _lettered(text[at + 1])):
-            return True
-        before = text[max(0, at - _NEAR) : at].rsplit(None, 1)[-1]
-        after = text[at + 1 : at + 1 + _NEAR].split(None, 1)[0]
-        return "`" in before or "`" in after
-    if ord(char) in BIDI_MARKS and 0 < at < len(text) - 1:
+        return not _hyphenation_hint(text, at)
+    if ord(char) in BIDI_MARKS:
+        if _context("mark").match(text, at) is None:
+            return False
         if _ascii_word(text[at - 1]) and _ascii_word(text[at + 1]):
             return True
-        before = _LINE_BREAK.split(text[max(0, at - _NEAR) : at])[-1]
-        after = _LINE_BREAK.split(text[at + 1 : at + 1 + _NEAR], 1)[0]
-        return not (_RTL.search(before) or _RTL.search(after))
+        return not _beside_rtl(text, at)
     return True
+
+
+def _hyphenation_hint(text: str, at: int) -> bool:
+    """Whether the soft hyphen at ``at`` stands between two lowercase (or caseless) letters
+    of a word of letters only (its neighbours' :data:`_SENTENCE_MARKS` taken off)."""
+    if not (0 < at < len(text) - 1 and _lower(text[at - 1]) and _lower(text[at + 1])):
+        return False
+    before = text[max(0, at - _NEAR) : at].rsplit(None, 1)[-1]
+    after = text[at + 1 : at + 1 + _NEAR].split(None, 1)[0]
+    word = f"{before}{after}".strip(_SENTENCE_MARKS)
+    return all(char == "\u00ad" or _lettered(char) for char in word)
+
+
+def _beside_rtl(text: str, at: int) -> bool:
+    """Whether the nearest letter on one side of ``at``, on its line, is right-to-left."""
+    before = _LINE_BREAK.split(text[max(0, at - _NEAR) : at])[-1]
+    after = _LINE_BREAK.split(text[at + 1 : at + 1 + _NEAR], 1)[0]
+    left = next((char for char in reversed(before) if char.isalpha()), "")
+    right = next((char for char in after if char.isalpha()), "")
+    return bool(_RTL.match(left) or _RTL.match(right))
 
 
 def _ascii_word(char: str) -> bool:
     return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _lower(char: str) -> bool:
+    """Whether ``char`` is a letter or a mark of a word, not an uppercase or titlecase one."""
+    return _lettered(char) and not (char.isupper() or char.istitle())
 
 
 def _lettered(char: str) -> bool:
@@ -200,20 +250,22 @@ def _lettered(char: str) -> bool:
     return unicodedata.category(char)[0] == "M"
 
 
-def hidden_escaped(text: str) -> str:
-    """``text`` with each character that hides where it stands (:data:`HIDDEN`,
-    :func:`hides`) written as its escape (:func:`code_escape`): how
-    the stub lists a heading (``Install \u202e(txt.hcs)\u202c now``, ``Zero\u200bwidth``),
-    a right-to-left mark of right-to-left text, an emoji's joiner and selector kept. An
-    ASCII text as it is, at once."""
-    global _HIDDEN_CHAR
+def hidden_escaped(text: str, *, code: bool = False) -> str:
+    """``text`` with each character that hides where it stands (:func:`hides`; ``code``:
+    ``text`` is a path or a name) written as its escape (:func:`code_escape`): how the stub
+    lists a heading (``Install \u202e(txt.hcs)\u202c now``, ``Zero\u200bwidth``), a
+    right-to-left mark of right-to-left text, an emoji's joiner and selector kept. An ASCII
+    text as it is, at once."""
+    global _MAY_HIDE_CHAR
     if text.isascii():
         return text
-    if _HIDDEN_CHAR is None:
-        _HIDDEN_CHAR = re.compile(HIDDEN)
-    return _HIDDEN_CHAR.sub(
+    if _MAY_HIDE_CHAR is None:
+        _MAY_HIDE_CHAR = re.compile(MAY_HIDE)
+    return _MAY_HIDE_CHAR.sub(
         lambda found: (
-            code_escape(ord(found.group())) if hides(text, found.start()) else found.group()
+            code_escape(ord(found.group()))
+            if hides(text, found.start(), code=code)
+            else found.group()
         ),
         text,
     )

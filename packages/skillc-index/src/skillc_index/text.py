@@ -520,14 +520,16 @@ def one_line(text: str) -> str:
     return " ".join(text.translate(_BREAKS).split())
 
 
-def stub_label(text: str) -> str:
+def stub_label(text: str, *, code: bool = False) -> str:
     """``text`` as the stub lists it (a heading, a reference's title and description, the
     skill's name): on one line (:func:`one_line`), each character that hides where it stands
     written as an escape (:func:`~skillc_index.deceptive.hidden_escaped`: ``Install
     \\u202e(txt.hcs)\\u202c now``, which ``cat`` of the stub showed reordered), a mark of
     right-to-left text and an emoji's joiner kept (``Arabic نص\\u200f.`` as it is).
+    ``code``: ``text`` is a path or a name, where a soft hyphen, a non-joiner or a mark is
+    escaped too, as SKL901 reports it (:func:`~skillc_index.deceptive.hides`).
     ``show --section`` finds a heading by it too."""
-    return hidden_escaped(one_line(text))
+    return hidden_escaped(one_line(text), code=code)
 
 
 def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:

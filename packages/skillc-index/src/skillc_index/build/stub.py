@@ -340,7 +340,7 @@ def _reference_entries(
             command = _show_command(skill, heading, matcher, other=opened)
         else:
             command = opened
-        label = title or stub_label(reference.path)
+        label = title or stub_label(reference.path, code=True)
         description = stub_label(reference.description or "")
         if description:
             label = f"{label} — {cut(description, MAX_DESCRIPTION)}"
@@ -382,7 +382,7 @@ def render_stub(
     raw_name = frontmatter.get("name")
     name = raw_name if isinstance(raw_name, str) else ""
     body = [
-        f"# {stub_label(name) or stub_label(skill)}",
+        f"# {stub_label(name, code=True) or stub_label(skill, code=True)}",
         "",
         "This skill is served by skillc. Do not read its source files directly: retrieve the",
         "content you need, section by section, through the skillc gateway commands below.",

@@ -5,13 +5,12 @@ invisible ones and terminal controls, in any text file of the skill
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from skillc_index import SKILL_FILE
 from skillc_index.deceptive import (
     BIDI_CONTROLS,
     BIDI_MARKS,
-    HIDDEN,
     JOINERS,
     MAY_HIDE,
     SELECTORS,
@@ -23,6 +22,7 @@ from skillc_lint._rules.fields import (
     Findings,
     Options,
     encoding_of,
+    in_code,
     line_ends,
     position_of,
     text_files,
@@ -33,10 +33,8 @@ __all__ = ["hidden_characters"]
 
 # -- SKL901 invisible and bidirectional characters ---------------------------------------------
 
-#: A character that may hide (:data:`skillc_index.deceptive.HIDDEN`; a finding where
-#: :func:`~skillc_index.deceptive.hides` says it does: :func:`_first_found`).
-_HIDDEN_CHAR = re.compile(HIDDEN)
-#: Any character :data:`_HIDDEN_CHAR` can match (one class: a quick first test of a text).
+#: A character that may hide (:data:`skillc_index.deceptive.MAY_HIDE`; a finding where
+#: :func:`~skillc_index.deceptive.hides` says it does, in code or in prose: :func:`_first_found`).
 _MAY_HIDE = re.compile(MAY_HIDE)
 _MAY_HIDE_CODES = BIDI_CONTROLS | UNSEEN | BIDI_MARKS | JOINERS | SELECTORS
 
@@ -69,10 +67,10 @@ _CONTROL = re.compile(f"[{_CONTROLS}]")
 _NOT_C0 = bytes(byte for byte in range(256) if not _CONTROL.match(chr(byte)) or byte > 0x7F)
 #: The C1 controls in UTF-8.
 _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
-#: What a finding names: a character of :data:`_HIDDEN_CHAR`, or a control with the escape
+#: What a finding names: a character of :data:`_MAY_HIDE`, or a control with the escape
 #: sequence it starts (CSI ``ESC[...m``, OSC ``ESC]...BEL``, ``ESC c``, or ESC alone).
 _SEQUENCE = "\x1b(?:\\[[0-?]{0,32}[ -/]{0,8}[@-~]?|\\][^\x07\x1b\n]{0,32}\x07?|[0-~])?"
-_FOUND = re.compile(f"(?P<hidden>{_HIDDEN_CHAR.pattern})|{_SEQUENCE}|[{_CONTROLS}]")
+_FOUND = re.compile(f"(?P<hidden>{MAY_HIDE})|{_SEQUENCE}|[{_CONTROLS}]")
 
 #: An emoji subdivision flag (England: U+1F3F4 and tag characters): the one legitimate use of
 #: tag characters.
@@ -82,7 +80,9 @@ _TAG_FLAG = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 def hidden_characters(skill: Skill, options: Options) -> Findings:
     """SKL901: no bidirectional controls, invisible characters or terminal controls in any
     text file (a joiner next to an ASCII character counts; one inside an emoji or after a
-    letter of a script that needs it does not: :func:`~skillc_index.deceptive.hides`). One
+    letter of a script that needs it does not: :func:`~skillc_index.deceptive.hides`). Code
+    is read as code (:func:`_code_at`: a Markdown file's code blocks, code spans and link
+    destinations, every other text file), where only an emoji's joiner and selector pass. One
     finding per line: the search goes on at the next line (linear in the text). A Markdown
     file that is not UTF-8 (UTF-16: a NUL in every line) is one finding, that (SKILL.md's is
     SKL100's)."""
@@ -93,12 +93,12 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
                 yield Finding(f"{rel} {encoding}", file=rel, line=1)
             continue
         utf8 = b"" if text.isascii() else text.encode("utf-8", "surrogatepass")
-        hidden = _MAY_HIDE_UTF8.search(utf8) and _HIDDEN_CHAR.search(text)
-        if not hidden and not _has_control(text, utf8):
+        if not _MAY_HIDE_UTF8.search(utf8) and not _has_control(text, utf8):
             continue
         text = _flags_blanked(text)
         ends = line_ends(skill, rel, text)
-        match = _first_found(text)
+        code = _code_at(skill, rel, text)
+        match = _first_found(text, code=code)
         while match is not None:
             line, column = position_of(skill, rel, text, match.start())
             yield Finding(
@@ -107,7 +107,7 @@ def hidden_characters(skill: Skill, options: Options) -> Findings:
                 line=line,
                 column=column,
             )
-            match = _first_found(text, ends[line - 1])
+            match = _first_found(text, ends[line - 1], code=code)
     yield from _hidden_in_names(skill)
 
 
@@ -119,16 +119,50 @@ def _flags_blanked(text: str) -> str:
     return _TAG_FLAG.sub(lambda flag: " " * len(flag.group()), text)
 
 
-def _first_found(text: str, pos: int = 0, *, code: bool = False) -> re.Match[str] | None:
+def _first_found(
+    text: str, pos: int = 0, *, code: bool | Callable[[int], bool] = False
+) -> re.Match[str] | None:
     """The first finding of ``text`` from ``pos`` on: a control (with its escape sequence),
     or a hidden character where it hides (:func:`~skillc_index.deceptive.hides`; ``code``:
-    ``text`` is a name)."""
+    whether ``text`` is code, a name, or whether its character at an offset is)."""
     match = _FOUND.search(text, pos)
     while match is not None and match.group("hidden") is not None:
-        if hides(text, match.start(), code=code):
+        at = match.start()
+        if hides(text, at, code=code if isinstance(code, bool) else code(at)):
             break
         match = _FOUND.search(text, match.end())
     return match
+
+
+def _code_at(skill: Skill, rel: str, text: str) -> bool | Callable[[int], bool]:
+    """Whether ``text``, the text of the file ``rel`` of ``skill``, is code (True: any file
+    but a Markdown one, a script the agent runs or data it reads), else whether its character
+    at an offset is: in a code block, a code span (:func:`~skillc_lint._destinations.code_spans`
+    of its line) or a link's destination, as the lint's parse found them."""
+    if rel not in skill.docs:
+        return True
+    blocks = skill.docs[rel].code_blocks
+    written: dict[int, list[tuple[int, int]]] = {}
+    for link in skill.links:
+        if link.source == rel and link.column is not None and not link.by_reference:
+            start = link.column - 1
+            written.setdefault(link.line, []).append((start, start + len(link.written)))
+    spans: dict[int, list[tuple[int, int]]] = {}
+
+    def code(at: int) -> bool:
+        from skillc_lint._destinations import code_spans
+
+        line, column = position_of(skill, rel, text, at)
+        if in_code(blocks, line):
+            return True
+        if line not in spans:
+            start = line_ends(skill, rel, text)[line - 2] if line > 1 else 0
+            own = text[start : line_ends(skill, rel, text)[line - 1]]
+            spans[line] = (code_spans(own) or []) if "`" in own else []
+        places = (*spans[line], *written.get(line, ()))
+        return any(start < column <= end for start, end in places)
+
+    return code
 
 
 def _hidden_in_names(skill: Skill) -> Findings:
@@ -150,10 +184,12 @@ def _hidden_in_names(skill: Skill) -> Findings:
         match = _first_found(_flags_blanked(name), code=True)
         if match is not None:
             from skillc_index import printable
+            from skillc_index.deceptive import hidden_escaped
 
             kind = "file" if path in entries else "folder"
+            shown = hidden_escaped(printable(name), code=True)
             yield Finding(
-                f"{kind} name '{printable(path.rpartition('/')[2])}' holds {_found(match)}: "
+                f"{kind} name '{shown}' holds {_found(match)}: "
                 "the name a reader sees is not the name the agent reads",
                 file=path,
             )
