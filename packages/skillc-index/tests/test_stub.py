@@ -548,5 +548,6 @@ def test_a_reference_path_and_a_name_escape_a_soft_hyphen_as_skl901_reports_it()
     assert "\n# deplo\\u00adall\n" in text
     assert "- Donaudampf\u00adschifffahrt" in top_sections(text)
     assert "  - references/deplo\\u00adall.md (" in text
-    assert stub_label("\u0645\u06cc\u200c\u062e.md", code=True) == "\u0645\u06cc\\u200c\u062e.md"
+    assert stub_label("\u0645\u06cc\u200c\u062e.md", code=True) == "\u0645\u06cc\u200c\u062e.md"
+    assert stub_label("\u0645\u06cc\u200c.md", code=True) == "\u0645\u06cc\\u200c.md"
     assert stub_label("\U0001f469\u200d\U0001f4bb.md", code=True) == "\U0001f469\u200d\U0001f4bb.md"

@@ -186,9 +186,10 @@ def test_hidden_characters_in_file_and_folder_names(
     """SKL901 read the files' texts only: ``references/notes<U+202E>txt.md``, which a listing
     shows as ``notesdm.txt``, passed (audit r3). A file or folder name holding a hidden
     character or a control is a finding at that path, a folder once for all its files.
-    Near misses: an accent, an emoji sequence. A soft hyphen between two letters of a name
-    is a finding (no hyphenation hint in a name), and a Persian name's non-joiner too (s49
-    skl901b: a name is code, where only an emoji's joiner and selector pass), shown escaped."""
+    Near misses: an accent, an emoji sequence, a Persian name's non-joiner between two of
+    its letters (a name is code, where that joiner, an emoji's and a selector pass). A soft
+    hyphen between two letters of a name is a finding (no hyphenation hint in a name), shown
+    escaped."""
     folder = skill(
         body="See [notes](references/notes.md).\n",
         files={
@@ -212,12 +213,6 @@ def test_hidden_characters_in_file_and_folder_names(
             None,
             "file name 'notes\\u00adv2.txt' holds invisible character U+00AD SOFT HYPHEN: "
             "the name a reader sees is not the name the agent reads",
-        ),
-        (
-            "assets/\u0645\u06cc\u200c\u062e.txt",
-            None,
-            "file name '\u0645\u06cc\\u200c\u062e.txt' holds invisible character U+200C "
-            "ZERO WIDTH NON-JOINER: the name a reader sees is not the name the agent reads",
         ),
         (
             "references/notes\u202etxt.md",
@@ -1149,7 +1144,6 @@ def test_select_security_runs_only_the_security_rules(
         ("Use `x` \u0646\u0627\u0645\u0647\u200c\u00a0rm\n", 8, 13),
         ("```\necho \u0646\u0627\u0645\u0647\u200c\n```\n", 9, 10),
         ("x \u200c\u0646\u0627\u0645\u0647\n", 8, 3),
-        ("`\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645`\n", 8, 4),
         ("Run pip install re\u00adquests.sh first.\n", 8, 19),
         ("Deploy\u00adAll now.\n", 8, 7),
     ],
@@ -1172,9 +1166,11 @@ def test_every_hidden_character_in_code_is_a_finding(
 
 def test_emoji_sequences_pass_in_code_too(skill: Writer, found: Found) -> None:
     """Near misses of the rule above: an emoji's selector and the joiner of an emoji
-    sequence in a code span and a fence, and the Persian prose non-joiners, pass."""
+    sequence in a code span and a fence, a non-joiner between two Persian letters in a code
+    span, and the Persian prose non-joiners, pass."""
     body = (
         "Run `echo \u2764\ufe0f\u200d\U0001f525 \u2705\ufe0f`.\n\n"
+        "`\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645`\n\n"
         "```\necho \U0001f469\u200d\U0001f4bb \u0031\ufe0f\u20e3\n```\n\n"
         "\u0646\u0627\u0645\u0647\u200c \u0647\u0627 and "
         "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"

@@ -130,8 +130,10 @@ _IN_EMOJI = f"(?<=[{_EMOJI}]\u200d)(?=[{_EMOJI}])"
 _JOINS_NOTHING = (
     f"(?<={_JOINER})(?!{_IN_EMOJI})(?!(?<=[{_SCRIPTS}]{_JOINER})(?:[{_SCRIPTS} \t\r\n]|\\Z))"
 )
-#: A joiner that hides in code (after it, looking back): any but one of an emoji sequence.
-_JOINS_IN_CODE = f"(?<={_JOINER})(?!{_IN_EMOJI})"
+#: A joiner that hides in code (after it, looking back): any but one of an emoji sequence or
+#: one between two letters of a script that needs it (a Persian file name ``می\u200cخ.txt``:
+#: no ASCII name reads as another through it).
+_JOINS_IN_CODE = f"(?<={_JOINER})(?!{_IN_EMOJI})(?!(?<=[{_SCRIPTS}]{_JOINER})[{_SCRIPTS}])"
 #: A variation selector after a character it selects no variant of (or after nothing).
 _NO_VARIANT = (
     f"(?<=[\ufe00-\ufe0f])(?:(?<![{_VARIES}0-9#*][\ufe00-\ufe0f])"
@@ -181,8 +183,9 @@ def hides(text: str, at: int, *, code: bool = False) -> bool:
     (SKL901's finding, an escape in the stub's labels). ``code``: ``text[at]`` stands in code
     (a code block or span, a link's destination, a file or folder name), where every one
     hides but a variation selector after an emoji (or a symbol, CJK: one it selects a variant
-    of) and a zero-width joiner inside an emoji sequence: code holds no non-joiner, soft
-    hyphen or bidirectional mark of its own. In prose, a joiner of a script that needs it
+    of), a zero-width joiner inside an emoji sequence and a joiner between two letters of a
+    script that needs one: code holds no other non-joiner, soft hyphen or bidirectional
+    mark of its own. In prose, a joiner of a script that needs it
     (:data:`_JOINS_NOTHING`) does not hide either, nor a soft hyphen between two lowercase (or
     caseless) letters of a word made of letters only (a hyphenation hint,
     ``Donaudampf\u00adschifffahrt,``; not ``req\u00aduests.sh``, ``v2\u00ad0``,
