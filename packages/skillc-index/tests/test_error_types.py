@@ -85,6 +85,7 @@ def test_each_type_keeps_its_rfc_code(
     # public, in one of the homes of the error types
     homes = (
         "skillc_index.diagnostics",
+        "skillc_index.option_errors",
         "skillc_index.command_errors",
         "skillc_index.accesslog.errors",
         "skillc_index.tools.errors",
@@ -215,16 +216,20 @@ def test_a_store_that_cannot_hold_a_skill_is_cannot_create(
 
 def test_the_readme_names_each_error_class_where_it_is_defined() -> None:
     """The README's ``diagnostics`` row names the error class of each code, those of the codes
-    its note gives to ``command_errors`` and ``accesslog.errors`` defined there and the others
-    in ``diagnostics``: it named ``ImportRefused``, ``PackageRefused`` (E070) and
-    ``InvalidSettings`` (E080) as ``diagnostics`` names, which ``from skillc_index.diagnostics
-    import`` does not find."""
-    from skillc_index import command_errors, diagnostics
+    its note gives to ``command_errors``, ``accesslog.errors`` and ``option_errors`` defined
+    there and the others in ``diagnostics``: it named ``ImportRefused``, ``PackageRefused``
+    (E070) and ``InvalidSettings`` (E080) as ``diagnostics`` names, which ``from
+    skillc_index.diagnostics import`` does not find."""
+    from skillc_index import command_errors, diagnostics, option_errors
     from skillc_index.accesslog import errors as log_errors
 
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| `diagnostics` ("))
-    modules = {"command_errors": command_errors, "accesslog.errors": log_errors}
+    modules = {
+        "command_errors": command_errors,
+        "accesslog.errors": log_errors,
+        "option_errors": option_errors,
+    }
     notes = re.findall(r"(?:the error classes|those) of (.+?) (?:are )?in `([\w.]+)`", row)
     assert sorted(module for _, module in notes) == sorted(modules)
     homes: dict[str, object] = {}

@@ -54,8 +54,8 @@ _EXPORTS: dict[str, str] = {
     "FindServerError": "diagnostics",
     "HttpServerError": "diagnostics",
     "LanguageServerError": "diagnostics",
-    "InvalidOption": "diagnostics",
-    "UnknownTarget": "diagnostics",
+    "InvalidOption": "option_errors",
+    "UnknownTarget": "option_errors",
     "InternalError": "diagnostics",
     "UnreadableFile": "diagnostics",
     # the errors of the commands that write, of the usage logs and of tools
@@ -227,7 +227,7 @@ _MOVED: dict[str, str] = {
     "SkillNotFound": "diagnostics",
     "stale_local_logs": "diagnostics",
     "TEMPLATES": "diagnostics",
-    "TooManyQueryWords": "diagnostics",
+    "TooManyQueryWords": "option_errors",
     "read_text_in_root": "files",
     "SkillFiles": "skill_files",
     "source_hash": "files",
@@ -330,7 +330,6 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import IndexCollision as IndexCollision
     from skillc_index.diagnostics import IndexUnusable as IndexUnusable
     from skillc_index.diagnostics import InternalError as InternalError
-    from skillc_index.diagnostics import InvalidOption as InvalidOption
     from skillc_index.diagnostics import LanguageServerError as LanguageServerError
     from skillc_index.diagnostics import NotARegularFile as NotARegularFile
     from skillc_index.diagnostics import NotASkill as NotASkill
@@ -340,7 +339,6 @@ if TYPE_CHECKING:
     from skillc_index.diagnostics import SkillcError as SkillcError
     from skillc_index.diagnostics import SkillDirectoryNotFound as SkillDirectoryNotFound
     from skillc_index.diagnostics import SkillFileNotFound as SkillFileNotFound
-    from skillc_index.diagnostics import UnknownTarget as UnknownTarget
     from skillc_index.diagnostics import UnreadableFile as UnreadableFile
     from skillc_index.diagnostics import diagnostic_json as diagnostic_json
     from skillc_index.diagnostics import error_line as error_line
@@ -397,6 +395,8 @@ if TYPE_CHECKING:
     from skillc_index.markdown.frontmatter import type_name as type_name
     from skillc_index.markdown.reading import is_markdown as is_markdown
     from skillc_index.markdown.reading import read_parsed as read_parsed
+    from skillc_index.option_errors import InvalidOption as InvalidOption
+    from skillc_index.option_errors import UnknownTarget as UnknownTarget
     from skillc_index.package.portable import path_problems as path_problems
     from skillc_index.skill_files import walk_skill as walk_skill
     from skillc_index.spelling import CLI_SPELLING as CLI_SPELLING

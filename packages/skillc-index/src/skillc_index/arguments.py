@@ -96,7 +96,7 @@ def checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
         if not isinstance(value, list):
             raise _invalid(f"{name} must be an array, not {_described(value)}")
         if len(value) > schema.get("maxItems", len(value)):  # before any item is looked at
-            from skillc_index.diagnostics import TooManyItems
+            from skillc_index.option_errors import TooManyItems
 
             raise TooManyItems(name, len(value), schema["maxItems"])
         items = schema.get("items", {})
@@ -129,7 +129,7 @@ def checked(name: str, value: Any, schema: Mapping[str, Any]) -> Any:
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
         raise _invalid(f"{name} must not be empty")
     if isinstance(value, str) and len(value) > schema.get("maxLength", len(value)):
-        from skillc_index.diagnostics import TextTooLong
+        from skillc_index.option_errors import TextTooLong
 
         raise TextTooLong(name, len(value), schema["maxLength"])
     return _encodable(value) if isinstance(value, str) else value
@@ -147,7 +147,7 @@ def _encodable(text: str) -> str:
 
 
 def _invalid(message: str) -> Exception:
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
 
     return InvalidOption(message)
 

@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
-    InvalidOption,
     PathEscapesRoot,
     SkillcError,
     SkillNotFound,
-    WordedOption,
     _hint,
 )
+from skillc_index.option_errors import InvalidOption, WordedOption
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 if TYPE_CHECKING:

@@ -127,7 +127,7 @@ class Config(Record):
         --library team`` walk the disk), as :func:`~skillc_index.inventory.folders.
         trusted_targets` keeps its ``[targets]``. E100 when no library has that name, or a
         project's has no folder left."""
-        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.option_errors import InvalidOption
 
         folders = self.libraries.get(name)
         if folders is None:

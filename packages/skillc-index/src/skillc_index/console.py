@@ -27,16 +27,14 @@ import click
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
-    InvalidOption,
     Notice,
     SkillcError,
-    TextTooLong,
-    TooManyItems,
     diagnostic_json,
     format_diagnostic,
 )
 from skillc_index.helppage import Command
 from skillc_index.operation import MAX_COUNT
+from skillc_index.option_errors import InvalidOption, TextTooLong, TooManyItems
 from skillc_index.spelling import CLI_SPELLING
 from skillc_index.streams import (
     INTERRUPTED,
@@ -216,9 +214,9 @@ def command(
     choice, ``int`` a range (at most :data:`MAX_COUNT`), a tuple a repeated option (or any
     number of arguments), a field without a default a required one, an empty text (or item)
     of a field with ``min_length`` (``item_min_length``) a usage error, a text over its
-    ``max_length`` :class:`~skillc_index.diagnostics.TextTooLong` (E100, as the MCP tool's
+    ``max_length`` :class:`~skillc_index.option_errors.TextTooLong` (E100, as the MCP tool's
     ``maxLength`` refuses it; nothing run or logged), a repeated option given more than its
-    ``max_items`` times :class:`~skillc_index.diagnostics.TooManyItems` (``maxItems``); then
+    ``max_items`` times :class:`~skillc_index.option_errors.TooManyItems` (``maxItems``); then
     ``--format`` (``formats``) and ``-v/--verbose``. The command parses the command line into
     the record
     by name (a field the tool requires and the command line lacks, a batch's ``skill`` beside

@@ -65,6 +65,6 @@ def checked_targets(value: object, name: str = "targets") -> None:
         and all(isinstance(item, str) for pair in value.items() for item in pair)
     ):
         return
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
 
     raise InvalidOption(f"{name} must map target names to folders, each a str")

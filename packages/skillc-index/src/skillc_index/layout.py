@@ -19,7 +19,6 @@ from skillc_index.diagnostics import (
     PathEscapesRoot,
     SkillDirectoryNotFound,
     SkillNotFound,
-    UnknownTarget,
 )
 from skillc_index.dialect import (
     AGENT_SKILLS,
@@ -39,6 +38,7 @@ from skillc_index.homes import env_folder as env_folder
 from skillc_index.homes import home_dir as home_dir
 from skillc_index.homes import user_home as user_home
 from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
+from skillc_index.option_errors import UnknownTarget
 from skillc_index.record import Record
 from skillc_index.text import MAX_SHOWN, cut_middle, printable
 
@@ -573,7 +573,7 @@ def checked_skill(skill: object) -> str:
 
     text = path_text(skill)
     if not isinstance(text, str):
-        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.option_errors import InvalidOption
 
         raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
     return text

@@ -229,7 +229,7 @@ def list_(session: Session, params: ListParams) -> SkillList:
     (:func:`~skillc_index.listing.overrides.reset_overrides`); ``dry_run`` or ``reset``
     without it is E100."""
     if params.apply is None and (params.dry_run or params.reset):
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         raise ParameterError(("{dry_run}" if params.dry_run else "{reset}") + " goes with {apply}")
     if params.apply is not None and not params.budget:

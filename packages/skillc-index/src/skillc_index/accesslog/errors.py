@@ -6,12 +6,8 @@ import os
 from typing import TYPE_CHECKING
 
 from skillc_index.command_errors import _Worded
-from skillc_index.diagnostics import (
-    Diagnostic,
-    SkillcError,
-    WordedOption,
-    _hint,
-)
+from skillc_index.diagnostics import Diagnostic, SkillcError, _hint
+from skillc_index.option_errors import WordedOption
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 if TYPE_CHECKING:

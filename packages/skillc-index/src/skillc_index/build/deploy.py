@@ -83,7 +83,7 @@ from skillc_index.command_errors import (
     TargetOutsideProject,
     TrackedDestination,
 )
-from skillc_index.diagnostics import InvalidOption, Notice
+from skillc_index.diagnostics import Notice
 from skillc_index.digests import executable as is_executable
 from skillc_index.files import inside, real_path
 from skillc_index.layout import (
@@ -94,6 +94,7 @@ from skillc_index.layout import (
     expand_user,
     is_folder_target,
 )
+from skillc_index.option_errors import InvalidOption
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape

@@ -11,14 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.command_errors import NameInSeveralFolders, NoSkillBeforeCut
-from skillc_index.diagnostics import (
-    Diagnostic,
-    InvalidOption,
-    NotASkill,
-    Notice,
-    SkillcError,
-    WordedOption,
-)
+from skillc_index.diagnostics import Diagnostic, NotASkill, Notice, SkillcError
 from skillc_index.import_record import import_origin
 from skillc_index.layout import (
     SKILL_FILE,
@@ -28,6 +21,7 @@ from skillc_index.layout import (
     pasted_path,
     resolve_skill,
 )
+from skillc_index.option_errors import InvalidOption, WordedOption
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 from skillc_index.walk import SkillFolders, build_walk, crowded, cut_short, walked

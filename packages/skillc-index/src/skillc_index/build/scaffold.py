@@ -32,7 +32,7 @@ from skillc_index.command_errors import (
     ProjectInSkill,
     SkillExists,
 )
-from skillc_index.diagnostics import NotARegularFile, Notice, WordedOption
+from skillc_index.diagnostics import NotARegularFile, Notice
 from skillc_index.files import inside, is_file, is_folder, regular_fd, within
 from skillc_index.layout import (
     KNOWN_TARGETS,
@@ -42,6 +42,7 @@ from skillc_index.layout import (
     Scope,
     require_skill_name,
 )
+from skillc_index.option_errors import WordedOption
 from skillc_index.spelling import Spelling
 from skillc_index.streams import write_all
 

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 
-from skillc_index.diagnostics import EmptyQuery, InternalError, TooManyQueryWords
+from skillc_index.diagnostics import EmptyQuery, InternalError
 from skillc_index.folding import folded
 from skillc_index.index.scripts import CJK_CHARS, GRAPHEME, TOKEN_MARKS
+from skillc_index.option_errors import TooManyQueryWords
 from skillc_index.text import composed, valid_utf8
 
 __all__ = [

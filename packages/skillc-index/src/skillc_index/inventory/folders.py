@@ -271,7 +271,7 @@ def folders_of_agent(
     table = agent_targets(configured)
     target = table.get(agent)
     if target is None:
-        from skillc_index.diagnostics import UnknownTarget
+        from skillc_index.option_errors import UnknownTarget
 
         raise UnknownTarget(agent, tuple(sorted(table)))
     base = project_base(layout)

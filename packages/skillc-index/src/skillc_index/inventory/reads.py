@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import InvalidOption
+from skillc_index.option_errors import InvalidOption
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from skillc_index.command_errors import PackageRefused
-from skillc_index.diagnostics import InvalidOption, ParameterError
 from skillc_index.dialect import (
     DESCRIPTION_LIMIT,
     PACKAGE_DIALECTS,
@@ -34,6 +33,7 @@ from skillc_index.dialect import (
     text_fault,
 )
 from skillc_index.layout import SKILL_FILE
+from skillc_index.option_errors import InvalidOption, ParameterError
 from skillc_index.package.archive import (
     ArchiveEntry,
     ArchiveTooLarge,

@@ -35,11 +35,12 @@ from typing import Any
 
 from skillc_index.build.project import FieldChange, project, side_sources
 from skillc_index.command_errors import CannotCreate, NoSkillToPackage, PackageRefused
-from skillc_index.diagnostics import Diagnostic, InvalidOption, Notice, PathEscapesRoot, SkillcError
+from skillc_index.diagnostics import Diagnostic, Notice, PathEscapesRoot, SkillcError
 from skillc_index.dialect import PACKAGE_DIALECTS, name_refusals, skill_name_problem
 from skillc_index.digests import executable as is_executable
 from skillc_index.layout import SKILL_FILE, Layout, not_packaged, shown
 from skillc_index.markdown.frontmatter import RepeatedKey
+from skillc_index.option_errors import InvalidOption
 from skillc_index.package import version as versions
 from skillc_index.package.archive import (
     ArchiveEntry,
@@ -542,7 +543,7 @@ def package_skills(
             files, index = layout_well_known(packed, base_url, spool)
         else:
             if name is None and len(packed) > 1:
-                from skillc_index.diagnostics import ParameterError
+                from skillc_index.option_errors import ParameterError
 
                 raise ParameterError("{name} is needed for a plugin of several skills")
             check_plugin_options(name, version, author, description)

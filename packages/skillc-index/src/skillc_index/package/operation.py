@@ -87,7 +87,7 @@ def package(session: Session, params: PackageParams) -> PackageResult:
     from skillc_index.package.make import package_skills
 
     if not params.output:  # "" is not the working folder
-        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.option_errors import InvalidOption
 
         raise InvalidOption("the output folder is empty: name one")
     _check_format_options(params)
@@ -113,7 +113,7 @@ def _check_format_options(params: PackageParams) -> None:
     plugin's name, version, author and description, ``--base-url`` of well-known), as others
     refuse an option without the one it goes with; a value equal to the default is taken
     as not given."""
-    from skillc_index.diagnostics import ParameterError
+    from skillc_index.option_errors import ParameterError
 
     plugin: tuple[str, ...] = ("name", "version", "author", "description")
     if params.to in ("plugin", "claude-plugin"):

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import InvalidOption
 from skillc_index.layout import SKILL_FILE, Layout
+from skillc_index.option_errors import InvalidOption
 
 if TYPE_CHECKING:
     from skillc_index.package.make import PackedSkill

@@ -43,7 +43,7 @@ class Earlier(NamedTuple):
     def known(self) -> list[tuple[str, str]]:
         """The versions known, each a version :func:`plugin_version` may keep, with where it
         was read, in the order :func:`plugin_version` prefers them among equals."""
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
         from skillc_index.package.formats import check_plugin_options
 
         found = []

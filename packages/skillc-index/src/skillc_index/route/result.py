@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from skillc_index.diagnostics import Diagnostic, InternalError, InvalidOption, Notice
+from skillc_index.diagnostics import Diagnostic, InternalError, Notice
+from skillc_index.option_errors import InvalidOption
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from skillc_index.diagnostics import InvalidOption
+from skillc_index.option_errors import InvalidOption
 from skillc_index.tools.errors import ToolArgumentError
 
 if TYPE_CHECKING:

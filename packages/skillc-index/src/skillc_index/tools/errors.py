@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from skillc_index.command_errors import _Worded
-from skillc_index.diagnostics import InvalidOption
+from skillc_index.option_errors import InvalidOption
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 
 __all__ = ["BrokenTool", "ToolArgumentError", "UnknownSkillTool", "UnsupportedPlatform"]
