@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from skillc_gateway import find_skills
-from skillc_gateway.catalog import scan
+from skillc_gateway.catalog import listing, scan
 from skillc_index import Layout, walk
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -35,8 +35,9 @@ def layout(project: Path, home: Path) -> Layout:
 
 @pytest.fixture
 def bound(monkeypatch: pytest.MonkeyPatch) -> int:
-    """The entry bound set to 5, in the walker and in its home (which the warning names)."""
-    monkeypatch.setattr(scan, "MAX_ENTRIES", 5)
+    """The entry bound set to 5, in the walker's listing and in its home (which the warning
+    names)."""
+    monkeypatch.setattr(listing, "MAX_ENTRIES", 5)
     monkeypatch.setattr(walk, "MAX_ENTRIES", 5)
     return 5
 
@@ -74,7 +75,7 @@ def test_a_skill_md_past_the_bound_is_found(
     project: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch, write_skill: WriteSkill
 ) -> None:
     """With a bound of 0 no entry is read: the root's SKILL.md is found by its name."""
-    monkeypatch.setattr(scan, "MAX_ENTRIES", 0)
+    monkeypatch.setattr(listing, "MAX_ENTRIES", 0)
     skill = write_skill(project / "owls", "owls", "A skill about owls.")
     for number in range(3):
         (skill / f"note{number}.md").write_text("owls\n", encoding="utf-8")
