@@ -89,18 +89,16 @@ def in_tests(rel: str, folder: bool = False) -> bool:
 def not_packaged(rel: str, real_root: str | None = None) -> bool:
     """Whether the file ``rel`` of a skill (relative, POSIX) is no part of it, left out of
     every package (``skc package``) and named by no Markdown (skillc-lint's SKL521): in a
-    folder of :data:`NOT_PACKAGED_AT_ROOT` (:func:`in_tests`), or compiled Python (``.pyc``).
-    Given the skill's ``real_root``, where ``rel`` leads is asked too: a symlink to a ``.pyc``
-    (``compiled.bin -> scripts/m.pyc``) is one (what :func:`~skillc_index.skill_files.
-    walk_skill` lists stays inside the root)."""
-    if in_tests(rel) or rel.endswith(".pyc"):
-        return True
-    if real_root is None:
-        return False
+    folder of :data:`NOT_PACKAGED_AT_ROOT` (:func:`in_tests`), or compiled Python (``.pyc``);
+    given the skill's ``real_root``, a symlink leading to one too (``compiled.bin ->
+    scripts/m.pyc``: what the walk lists stays inside the root)."""
+    left_out = in_tests(rel) or rel.endswith(".pyc")
+    if left_out or real_root is None:
+        return left_out
     from skillc_index.files import real_path
 
     target = real_path(f"{real_root}/{rel}")[len(real_root) + 1 :]
-    return target != rel and (in_tests(target) or target.endswith(".pyc"))
+    return target != rel and not_packaged(target)
 
 
 class AgentTarget(Record):
