@@ -152,3 +152,29 @@ def test_a_gate_that_scores_no_case_of_skills_with_cases_fails(
     done = gateway("eval")
     assert "claude.json' cannot be used: it is not JSON" in done.stderr
     assert "the skills behind its router are not scored" in done.stderr
+
+
+def test_a_routes_entry_leading_out_of_its_base_is_not_behind_its_router(
+    eval_json: Any, project: Path, tmp_path: Path, write_skill: Any
+) -> None:
+    """A route manifest (a checkout's) whose parked deployment links to another project's
+    runtime put that project's skill and its cases in ``eval --path .claude/skills``; an
+    entry leading out of the route's base is none of the route's skills."""
+    other = tmp_path / "other"
+    skill = write_skill(other / ".skillc" / "skills" / "s", description="Run the payroll.")
+    _cases(skill, ["private payroll query"])
+    (other / ".skillc" / "runtime" / "s").mkdir(parents=True)
+    (project / ".claude" / "skills").mkdir(parents=True)
+    parked = project / ".skillc" / "router" / "claude" / "s"
+    parked.parent.mkdir(parents=True)
+    parked.symlink_to(other / ".skillc" / "runtime" / "s")
+    info = parked.lstat()
+    entry = {"name": "s", "kind": "deployment", "dev": info.st_dev, "ino": info.st_ino,
+             "content": f"link:{other}/.skillc/runtime/s"}  # fmt: skip
+    manifest = {"version": 1, "agent": "claude", "folder": ".claude/skills",
+                "state": "installed", "router_sha256": "0" * 64, "entries": [entry],
+                "runtimes": [], "runtimes_held": {}, "made": [], "gitignore": [],
+                "gitignore_newline": False}  # fmt: skip
+    (parked.parent.parent / "claude.json").write_text(json.dumps(manifest), encoding="utf-8")
+    code, report = eval_json("--path", ".claude/skills")
+    assert (code, report["routed"], report["skills"]) == (0, 0, []), report

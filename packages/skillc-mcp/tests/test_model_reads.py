@@ -5,6 +5,7 @@ real stdin and stdout."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -108,3 +109,43 @@ def test_a_repositorys_own_agent_folder_above_the_working_folder_stays_readable(
         assert [s["name"] for s in found["structuredContent"]["skills"]] == ["kept"], found
     finally:
         assert server.close() == 0, server.stderr()
+
+
+def _route_out(project: Path, other: Path, write_skill: Callable[..., Path]) -> None:
+    """A route manifest a checkout ships whose parked deployment leads to ``other``'s skill
+    ``s`` (built: its runtime folder is there), with private trigger cases."""
+    skill = write_skill(other / ".skillc" / "skills" / "s", description="Run the payroll.")
+    (skill / "evals").mkdir()
+    (skill / "evals" / "triggers.yaml").write_text(
+        'should_trigger:\n  - "private payroll query"\n', encoding="utf-8"
+    )
+    (other / ".skillc" / "runtime" / "s").mkdir(parents=True)
+    (project / ".claude" / "skills").mkdir(parents=True)
+    parked = project / ".skillc" / "router" / "claude" / "s"
+    parked.parent.mkdir(parents=True)
+    parked.symlink_to(other / ".skillc" / "runtime" / "s")
+    info = parked.lstat()
+    entry = {"name": "s", "kind": "deployment", "dev": info.st_dev, "ino": info.st_ino,
+             "content": f"link:{other}/.skillc/runtime/s"}  # fmt: skip
+    manifest = {"version": 1, "agent": "claude", "folder": ".claude/skills",
+                "state": "installed", "router_sha256": "0" * 64, "entries": [entry],
+                "runtimes": [], "runtimes_held": {}, "made": [], "gitignore": [],
+                "gitignore_newline": False}  # fmt: skip
+    (parked.parent.parent / "claude.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def test_a_route_manifest_leading_out_of_its_project_scores_nothing_there(
+    wire: WireClient, project: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A checkout's ``.skillc/router/claude.json`` whose parked deployment is a link to another
+    project's runtime: ``skc_eval`` with ``path: [".claude/skills"]`` returned that project's
+    skill (its SKILL.md path, description and private cases), which ``skc_open`` refuses
+    (E100). A route's entry leading out of its base is none of its skills."""
+    other = tmp_path / "other"
+    _route_out(project, other, write_skill)
+    wire.initialize()
+    result = wire.call("skc_eval", {"path": [".claude/skills"]})
+    text = json.dumps(result)
+    assert "payroll" not in text and str(other) not in text, text
+    theirs = str(other / ".skillc" / "skills" / "s")
+    _refused(wire.call("skc_open", {"skill": theirs, "path": "SKILL.md"}), theirs)

@@ -97,7 +97,7 @@ def library_of(
     if options.paths:
         # each skill's folder, by the skill; a known folder is confined as find confines it
         from skillc_index.inventory.folders import KnownRoots, trusted_targets
-        from skillc_index.inventory.reads import model_folders
+        from skillc_index.inventory.reads import model_folders, readable
 
         known = KnownRoots(layout, trusted_targets(layout, config))
         allowed: tuple[Path, ...] = ()
@@ -110,6 +110,8 @@ def library_of(
         routes = routes_of(layout, [layout.cwd / path for path in options.paths])
         notices += routes.notices
         for source, scope in routes.sources.items():
+            if options.confined and not readable(source, allowed):
+                continue  # (a model's: where it may not read)
             read, key = skill_of(Path(source), layout)
             found.setdefault(key, read)
             routed[key] = scope

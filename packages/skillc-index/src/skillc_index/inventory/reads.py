@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
     from skillc_index.layout import Layout
 
-__all__ = ["PathNotSearched", "confine", "model_folders", "skill_folders"]
+__all__ = ["PathNotSearched", "confine", "model_folders", "readable", "skill_folders"]
 
 
 class PathNotSearched(InvalidOption):
@@ -64,10 +64,19 @@ def confine(
     (symlinks followed) in a folder of ``allowed`` (:func:`model_folders`): a model does not
     walk the disk (nor fill the user's catalog with every skill on it), nor read a folder
     that is no skill of the user's."""
-    from skillc_index.files import real_path, within
+    from skillc_index.files import real_path
 
-    if not any(within(path, base) for base in allowed):
+    if not readable(path, allowed):
         raise PathNotSearched(given, real_path(path), command, option)
+
+
+def readable(path: Path | str, allowed: Sequence[Path]) -> bool:
+    """Whether ``path`` really lies (symlinks followed) in a folder of ``allowed``
+    (:func:`model_folders`): what a model may read, and what :func:`confine` refuses else
+    (``skc_eval`` leaves out a skill behind a router that does not)."""
+    from skillc_index.files import within
+
+    return any(within(path, base) for base in allowed)
 
 
 def model_folders(layout: Layout, roots: Sequence[Root]) -> tuple[Path, ...]:

@@ -331,7 +331,9 @@ class Routed(NamedTuple):
     store skill a deployment it parked stands for
     (:func:`~skillc_index.inventory.deployed.deployed_source`, a parked link read from the
     agent folder it came from); each at its recorded place
-    (:func:`~skillc_index.route.manifest.is_ours`), in the manifest's order."""
+    (:func:`~skillc_index.route.manifest.is_ours`) and leading into the route's base (a
+    manifest a checkout ships may name another project's skill, as
+    :func:`~skillc_index.accesslog.moves.routed_moves` refuses too), in the manifest's order."""
 
 
 def routes_of_folders(
@@ -343,6 +345,7 @@ def routes_of_folders(
     through the router (``skc eval`` scores them); and the E999 of each route manifest that
     cannot be read, whose skills cannot be known."""
     from skillc_index.build.deploy import link_target
+    from skillc_index.files import inside, real_path
     from skillc_index.inventory.deployed import ROUTER_MARK, deployed_source
     from skillc_index.route.manifest import is_ours
 
@@ -353,15 +356,17 @@ def routes_of_folders(
         if os.path.realpath(place.folder) not in wanted:
             continue
         sources: list[str] = []
+        base = real_path(place.base)
         for record in recorded.records:
             at = place.destination(record.name, record.kind)
             if not is_ours(record, at):
                 continue
-            if record.kind == "folder":
-                source: str | None = os.path.realpath(at)
-            else:  # (a parked link's text is read from the agent folder)
-                real = link_target(at, place.folder) or os.path.realpath(at)
-                source = deployed_source(real, layout)
+            # (a parked link's text is read from the agent folder)
+            real = link_target(at, place.folder) if record.kind != "folder" else None
+            real = real or os.path.realpath(at)
+            if not inside(real, base):  # a manifest a checkout ships may name any folder
+                continue
+            source = real if record.kind == "folder" else deployed_source(real, layout)
             if source is not None and source not in sources:
                 sources.append(source)
         router = place.router if (place.router / ROUTER_MARK).is_file() else None
