@@ -567,6 +567,10 @@ def test_a_request_is_never_code_of_the_agent_command(
         # command comes before them; pkexec runs its operand as sudo does
         "parallel ::: {query}",
         "pkexec {query}",
+        # ... and the arguments it quotes where its command puts them
+        "parallel env ::: {query}",
+        "parallel nice {} ::: {query}",
+        "parallel sh -c ::: {query}",
         # a program known wrappers lead to from the head, not the head's own only
         "nice env {query}",
         "timeout 5 nice {query}",

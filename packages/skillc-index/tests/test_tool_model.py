@@ -527,6 +527,22 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("parallel -I XX echo XX ::: {{v}}", [("v", "code", "parallel")]),
         ("parallel --arg-sep ,, echo ,, {{v}}", [("v", "code", "parallel")]),
         ("npm run parallel -- {{v}}", []),  # a word after a program skc does not know
+        # ... but quoted, an argument is still the operand the command runs: at each
+        # replacement string, else after the command's last word
+        ("parallel sh -c ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel env ::: {{v}}", [("v", "program", "env")]),
+        ("parallel nice {} ::: {{v}}", [("v", "program", "nice")]),
+        ("parallel 'sh -c {}' ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel -j2 python3 :::: {{v}}", [("v", "code", "python3")]),
+        ("parallel echo {} ::: a ::: {{v}}", []),
+        ("parallel grep -e {} notes ::: {{v}}", []),
+        # options whose argument is code: a command, or text holding {= perl =}
+        ("parallel --limit {{v}} echo ::: a", [("v", "inline", "parallel --limit")]),
+        ("parallel --ssh {{v}} -S h echo ::: a", [("v", "inline", "parallel --ssh")]),
+        ("parallel -S {{v}} echo ::: a", [("v", "inline", "parallel -S")]),
+        ("parallel --tagstring {{v}} echo ::: a", [("v", "inline", "parallel --tagstring")]),
+        ("parallel --tag-string={{v}} echo ::: a", [("v", "inline", "parallel --tag-string")]),
+        ("parallel --results {{v}} echo ::: a", [("v", "inline", "parallel --results")]),
         # pkexec runs its operand as sudo does
         ("pkexec {{v}}", [("v", "program", "pkexec")]),
         ("pkexec --user bob {{v}}", [("v", "program", "pkexec")]),

@@ -359,8 +359,10 @@ def _interpreter_values(
     if at_program and shell and spec.shell_operands is not None:
         data = "input" if spec.remote else "environment"  # no argument stays one
         line = words[position + spec.shell_operands :]  # one command line, a shell's
-        for operand in line[: _shell_end(spec, words[index + 1 : position], line)]:
+        end = _shell_end(spec, words[index + 1 : position], line)
+        for operand in line[:end]:
             found += _values(operand, "code", shown, data)
+        found += _quoted_arguments(line[:end], line[end:], spec)  # `parallel sh -c ::: x`
     elif position < len(words):
         operand = words[position]
         if inline is not None:
@@ -394,6 +396,44 @@ def _shell_end(
             return len(line)
     ends = [at for at, word in enumerate(line) if _literal(word) in spec.shell_end]
     return ends[0] if ends else len(line)
+
+
+#: A replacement string of GNU parallel in a word of its command (``{}``, ``{.}``, ``{/.}``,
+#: ``{#}``, ``{2}``, ``{2/}``, ``{=perl=}``): where it puts each argument after ``:::``.
+_REPLACEMENT = re.compile(r"\{(?:[0-9]*[./#%]*/?\.?|=.*=)\}", re.DOTALL)
+
+
+def _quoted_arguments(
+    command: tuple[tuple[Fragment, ...], ...],
+    arguments: tuple[tuple[Fragment, ...], ...],
+    spec: _Interpreter,
+) -> list[CodeValue]:
+    """The code values of the ``arguments`` GNU parallel quotes (the words after the first
+    of :attr:`_Interpreter.shell_end`, the separators left out) as its ``command`` runs
+    them: each standing where the command has a replacement string (:data:`_REPLACEMENT`),
+    else after its last word; the command's words split as its shell splits the line
+    (``'sh -c {}'`` is three). Quoted, an argument is one word of that line, but still the
+    operand the command runs: ``parallel sh -c ::: X`` runs ``sh -c X``, ``parallel env :::
+    X`` the program ``X``."""
+    line: list[tuple[Fragment, ...]] = []
+    for word in command:
+        literal = _literal(word)
+        line += [word] if literal is None else list(parse_command(literal, 0)[0].words)
+    marked = [at for at, word in enumerate(line) if _REPLACEMENT.search(_head(word))]
+    found: list[CodeValue] = []
+    for argument in arguments:
+        if _literal(argument) is not None:  # a separator, or an argument of no value
+            continue
+        argv = list(line)
+        for at in marked:
+            argv[at] = argument
+        ours = {id(f) for f in argument}
+        found += (
+            value
+            for value in _code_values(tuple(argv if marked else [*argv, argument]))
+            if id(value.placeholder) in ours
+        )
+    return found
 
 
 def _perl_operands(words: tuple[tuple[Fragment, ...], ...], shebang: str) -> int | None:

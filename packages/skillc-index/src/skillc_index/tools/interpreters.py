@@ -243,11 +243,20 @@ _SCRIPT_ARGUMENT = (
 _PARALLEL_ARGUMENT = (
     "-a", "--arg-file", "--arg-sep", "--arg-file-sep", "-C", "--colsep", "-d", "--delimiter",
     "-E", "--env", "--halt", "-j", "--jobs", "-P", "--max-procs", "--joblog", "--load",
-    "--memfree", "-n", "--max-args", "-N", "-L", "--max-lines", "--results", "--res",
-    "--retries", "-S", "--sshlogin", "--sshloginfile", "--slf", "--tmpdir", "--timeout",
-    "--workdir", "--wd", "-I", "--tag-string", "--delay", "--basefile", "--bf", "--return",
-    "--transferfile", "--tf", "--block", "--recstart", "--recend", "-s", "--max-chars",
-    "--header", "-J", "--profile", "--ssh", "--limit", "--nice", "--termseq",
+    "--memfree", "-n", "--max-args", "-N", "-L", "--max-lines", "--retries", "--sshloginfile",
+    "--slf", "--tmpdir", "--timeout", "-I", "--delay", "--basefile", "--bf", "--block",
+    "--recstart", "--recend", "-s", "--max-chars", "--header", "-J", "--profile", "--nice",
+    "--termseq",
+)  # fmt: skip
+
+
+#: GNU parallel's options whose argument is code: a command its shell runs (``--limit``,
+#: ``--ssh``; ``-S``'s sshlogin may be one, ``-S 'cmd host'``), a replacement string's perl
+#: (``--rpl``) or text where its replacement strings are expanded, ``{= perl =}`` among them
+#: (``--tagstring``, ``--results``, ``--workdir``, ``--return``, ``--transferfile``).
+_PARALLEL_CODE = (
+    "--limit", "--ssh", "-S", "--sshlogin", "--rpl", "--tagstring", "--tag-string",
+    "--results", "--res", "--workdir", "--wd", "--return", "--transferfile", "--tf",
 )  # fmt: skip
 
 
@@ -333,8 +342,10 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         remote=True,
     ),
     "watch": _WATCH,
-    # GNU parallel runs its command by a shell, the arguments after ::: quoted
+    # GNU parallel runs its command by a shell, the arguments after ::: quoted (still the
+    # command's operands: :func:`~.code_values._quoted_arguments`)
     "parallel": _Interpreter(
+        _PARALLEL_CODE,
         takes_argument=_PARALLEL_ARGUMENT,
         script_operand=False,
         shell_operands=0,
