@@ -563,6 +563,8 @@ def test_a_request_is_never_code_of_the_agent_command(
         "find EVIL -maxdepth 0 -name x -o -okdir {query} ;",
         "fd -x {query}",
         "fd --exec={query}",
+        "fd -Hx {query}",
+        "fdfind -HX {query}",
         # GNU parallel runs its command line by a shell, and its ::: arguments when no
         # command comes before them; pkexec runs its operand as sudo does
         "parallel ::: {query}",

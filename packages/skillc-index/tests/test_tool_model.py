@@ -517,6 +517,11 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("fd --exec={{v}}", [("v", "program", "fd")]),
         ("fdfind x -X python3 {{v}}", [("v", "code", "python3")]),
         ("fd -x echo {{v}}", []),
+        # fd's short options cluster (clap): -x or -X ends one, not a value's letter
+        ("fd -Hx {{v}}", [("v", "program", "fd")]),
+        ("fdfind -HX {{v}}", [("v", "program", "fdfind")]),
+        ("fd -HIx sh -c {{v}}", [("v", "inline", "sh -c")]),
+        ("fd -ex {{v}}", []),  # -e's value is x: the value is the pattern
         # GNU parallel: its command line is a shell's; the arguments after ::: it quotes,
         # unless no command comes before them (they are the commands), the command starts
         # with a replacement string, or -I / --arg-sep makes them other

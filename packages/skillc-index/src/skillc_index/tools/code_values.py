@@ -20,6 +20,7 @@ from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
     _CLEARS,
     _EXECUTORS,
+    _FD_ARGUMENT,
     _INTERPRETERS,
     _SHELL,
     _SPLIT,
@@ -497,7 +498,8 @@ def _wrapped_program(
 def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> list[int]:
     """The indexes of the words ``find`` (or ``fd``) at ``words[index]`` runs as programs: the
     word after each of its options of :data:`_EXECUTORS` (``-exec``, ``--exec=`` holding the
-    program in the word), its arguments skipped up to a ``;`` (or find's ``+`` after ``{}``)."""
+    program in the word; fd's ``-x``/``-X`` ending a cluster too, ``-Hx``), its arguments
+    skipped up to a ``;`` (or find's ``+`` after ``{}``)."""
     options = _EXECUTORS[name]
     found: list[int] = []
     position = index + 1
@@ -505,7 +507,7 @@ def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) ->
         head, literal = _head(words[position]), _literal(words[position])
         if literal is None and head.partition("=")[0] in options and "=" in head:
             found.append(position)  # `fd --exec={{x}}`
-        elif literal in options and position + 1 < len(words):
+        elif (literal in options or _clustered(literal, name)) and position + 1 < len(words):
             found.append(position + 1)
             position, previous = position + 2, None
             while position < len(words):  # its arguments, up to the word that ends them
@@ -515,6 +517,18 @@ def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) ->
                 previous, position = literal, position + 1
         position += 1
     return found
+
+
+def _clustered(literal: str | None, name: str) -> bool:
+    """Whether ``literal`` is a cluster of fd's short options ending in ``-x`` or ``-X``
+    (``-Hx``: clap reads it as ``-H -x``; not ``-ex``, ``-e``'s value ``x``)."""
+    return (
+        name != "find"
+        and literal is not None
+        and _CLUSTER.match(literal) is not None
+        and literal[-1] in "xX"
+        and _argument_next(literal, _FD_ARGUMENT)
+    )
 
 
 def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:

@@ -427,3 +427,8 @@ _EXECUTORS: dict[str, tuple[str, ...]] = {
     "find": ("-exec", "-execdir", "-ok", "-okdir"),
     **dict.fromkeys(("fd", "fdfind"), ("-x", "--exec", "-X", "--exec-batch")),
 }
+
+
+#: fd's short options that take a value (``fd --help``): in a cluster (clap's) the rest of
+#: the word is that value, so ``-Hx`` is ``-H -x`` and ``-ex`` is ``-e x``.
+_FD_ARGUMENT = ("-d", "-E", "-e", "-t", "-c", "-j", "-S", "-o", "-x", "-X")
