@@ -522,13 +522,9 @@ def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) ->
 def _clustered(literal: str | None, name: str) -> bool:
     """Whether ``literal`` is a cluster of fd's short options ending in ``-x`` or ``-X``
     (``-Hx``: clap reads it as ``-H -x``; not ``-ex``, ``-e``'s value ``x``)."""
-    return (
-        name != "find"
-        and literal is not None
-        and _CLUSTER.match(literal) is not None
-        and literal[-1] in "xX"
-        and _argument_next(literal, _FD_ARGUMENT)
-    )
+    if name == "find" or literal is None or not _CLUSTER.match(literal):
+        return False
+    return literal[-1] in "xX" and _argument_next(literal, _FD_ARGUMENT)
 
 
 def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:
