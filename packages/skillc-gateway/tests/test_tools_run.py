@@ -909,11 +909,13 @@ def test_a_tool_ignoring_sigterm_is_killed(
 
 
 def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, started_tools: list[subprocess.Popen[bytes]]
 ) -> None:
     """A ``KeyboardInterrupt`` while a timed-out tool that ignores SIGTERM has its grace: the
-    group is killed (and reaped) as the interrupt goes on. The waits are stood in for (the
-    first times out once the tool ignores SIGTERM, the second is the Ctrl-C): no timing."""
+    group is killed (and reaped) as the interrupt goes on. The waits for its end are stood in
+    for (the first times out once the tool ignores SIGTERM, the second is the Ctrl-C): no
+    timing."""
+    from skillc_gateway import _process
     from skillc_gateway._runner import HeadTail, run_in_group
 
     ready = tmp_path / "pid"
@@ -922,25 +924,23 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
         "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid())); "
         "os.rename(sys.argv[1] + '.tmp', sys.argv[1]); time.sleep(120)"
     )
-    real_wait = subprocess.Popen.wait
+    real_ended = _process.ended
     waits = itertools.count()
-    started: list[subprocess.Popen[bytes]] = []
     threads = set(threading.enumerate())
 
-    def wait(self: subprocess.Popen[bytes], timeout: float | None = None) -> int:
-        started.append(self)
+    def ended(pid: int, timeout: float | None) -> bool:
         number = next(waits)
         if number == 0:  # the run's time is up once the tool ignores SIGTERM
             deadline = time.monotonic() + 120
             while not ready.exists() and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert ready.exists(), "the tool never started"
-            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+            return False
         if number == 1:  # Ctrl-C in the SIGTERM grace
             raise KeyboardInterrupt
-        return real_wait(self, timeout)
+        return real_ended(pid, timeout)
 
-    monkeypatch.setattr(subprocess.Popen, "wait", wait)
+    monkeypatch.setattr(_process, "ended", ended)
     try:
         with pytest.raises(KeyboardInterrupt):
             run_in_group([sys.executable, "-c", code, str(ready)], [HeadTail()], env={}, timeout=60)
@@ -953,9 +953,6 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
                 os.kill(int(ready.read_text()), signal.SIGKILL)
         for reader in set(threading.enumerate()) - threads:
             reader.join(10)  # (its pipe ends with the tool)
-        for process in started[:1]:
-            assert process.stdout is not None
-            process.stdout.close()  # (the interrupt leaves it to the exiting process)
 
 
 @pytest.fixture
@@ -1225,43 +1222,42 @@ def test_a_ctrl_c_before_the_signals_are_held_still_kills_the_group(
 
 def test_a_tool_that_will_not_die_is_let_go(ctrl_c: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The cleanup waited for the tool's end with no bound, its signals held: a tool stuck in
-    the kernel (D state) made skc immune to Ctrl-C. The wait now ends after ``KILL_GRACE``,
-    and a third signal lets go at once."""
-    from skillc_gateway import _runner
+    the kernel (D state) made skc immune to Ctrl-C. The wait now ends after ``KILL_GRACE``
+    (the tool let go unreaped, its status 137 as if killed), and a third signal lets go at
+    once. The waits for its end after the first are stood in for: it never ends."""
+    from skillc_gateway import _process, _runner
     from skillc_gateway._runner import HeadTail, run_in_group
 
     monkeypatch.setattr(_runner, "KILL_GRACE", 1.0)
     interrupts: list[int] = []
     real = subprocess.Popen
+    real_ended = _process.ended
     started: list[subprocess.Popen[bytes]] = []
+    waited: list[int] = []
     unbounded: list[str] = []
 
-    def stuck(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
-        process = real(*args, **kwargs)
-        waits: list[float | None] = []
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(real(*args, **kwargs))
+        return started[-1]
 
-        def wait(timeout: float | None = None) -> int:
-            waits.append(timeout)
-            if len(waits) == 1:  # the tool's own end
-                return real.wait(process, timeout)
-            if timeout is None:  # (raised here, the cleanup's except would take it)
-                unbounded.append("the cleanup waited with no bound")
-                timeout = 3.0
-            for number in interrupts:
-                signal.raise_signal(number)
-            time.sleep(timeout)
-            raise subprocess.TimeoutExpired(args[0], timeout)
+    def stuck(pid: int, timeout: float | None) -> bool:
+        waited.append(pid)
+        if waited.count(pid) == 1:  # the tool's own end
+            return real_ended(pid, timeout)
+        if timeout is None:
+            unbounded.append("the cleanup waited with no bound")
+            timeout = 3.0
+        for number in interrupts:
+            signal.raise_signal(number)
+        time.sleep(timeout)
+        return False
 
-        process.wait = wait  # type: ignore[method-assign]
-        started.append(process)
-        return process
-
-    monkeypatch.setattr(subprocess, "Popen", stuck)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    monkeypatch.setattr(_process, "ended", stuck)
     try:
         began = time.monotonic()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            code, _ = run_in_group(["true"], [HeadTail()], env={}, timeout=60)
-            assert code == 0
+        code, _ = run_in_group(["true"], [HeadTail()], env={}, timeout=60)
+        assert code == 137
         assert unbounded == []
         assert 1.0 <= time.monotonic() - began < 10
         interrupts[:] = [signal.SIGINT] * 3
@@ -1872,7 +1868,7 @@ def test_ctrl_c_while_an_escaped_child_holds_the_output_pipe_ends_skc(
         try:
             pids = _pids(pidfile, process)
             deadline = time.monotonic() + 60
-            while Path(f"/proc/{pids[0]}").exists():  # the tool has ended, reaped by skc
+            while _alive(pids[0]):  # the tool has ended (skc reaps it once its run is over)
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
             time.sleep(0.2)  # skc waits on the pipe now (a signal before was always handled)
@@ -2070,3 +2066,67 @@ def test_a_refused_value_is_shown_to_the_user_but_never_logged(
         "error[E100]: invalid option: 'the value of parameter 'file' makes an argument that "
         "perl's two-argument open reads as no file name'",
     ]
+
+
+@pytest.mark.parametrize("timeout", [60, 0.5], ids=["ends", "times-out"])
+def test_the_tools_group_is_killed_only_while_its_leader_is_unreaped(
+    monkeypatch: pytest.MonkeyPatch, timeout: float
+) -> None:
+    """``killpg`` of the tool's pid came after ``process.wait()`` had reaped it: the kernel
+    may have given that pid to another process since, the leader of another group, which then
+    got SIGKILL. The tool is now waited for unreaped (a zombie keeps its pid and group id)
+    until its group is killed; each ``killpg`` finds its leader still not reaped."""
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    real = os.killpg
+    calls: list[tuple[int, bool]] = []
+
+    def killpg(pgid: int, signum: int) -> None:
+        try:
+            os.waitid(os.P_PID, pgid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+            reaped = False
+        except ChildProcessError:  # no child of ours: reaped, its pid free for another
+            reaped = True
+        calls.append((pgid, reaped))
+        real(pgid, signum)
+
+    monkeypatch.setattr(os, "killpg", killpg)
+    code, timed_out = run_in_group(
+        ["sh", "-c", "sleep 30 & sleep 2"], [HeadTail()], env={"PATH": "/usr/bin:/bin"},
+        timeout=timeout,
+    )  # fmt: skip
+    assert timed_out == (timeout < 1) and (code == 143) == timed_out, code
+    assert calls and not [call for call in calls if call[1]], calls
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "pidfd_open") or not hasattr(signal, "pidfd_send_signal"),
+    reason="no pidfd here",
+)
+@pytest.mark.skipif(shutil.which("setsid") is None, reason="no setsid")
+def test_a_process_carrying_the_runs_marker_is_signalled_through_a_pidfd(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A process that left the group (its own ``setsid``) was found by the run's marker in
+    ``/proc`` and then signalled by pid: freed and taken between the two, the pid would name
+    another process. It is now signalled through a pidfd opened before its marker is checked
+    again, never by ``os.kill``; it is gone after the run all the same."""
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    pidfile = tmp_path / "child.pid"
+    real = os.kill
+    killed: list[int] = []
+
+    def kill(pid: int, signum: int) -> None:
+        killed.append(pid)
+        real(pid, signum)
+
+    monkeypatch.setattr(os, "kill", kill)
+    leave = f"setsid sleep 120 >/dev/null 2>&1 & echo $! > {shlex.quote(str(pidfile))}"
+    run_in_group(["sh", "-c", leave], [HeadTail()], env={"PATH": "/usr/bin:/bin"}, timeout=60)
+    child = int(pidfile.read_text())
+    try:
+        assert not _alive(child) and child not in killed, killed
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            real(child, signal.SIGKILL)

@@ -10,8 +10,10 @@ is cleaned up, and :meth:`Forwarding.starting` while it starts.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -20,8 +22,10 @@ __all__ = [
     "HELD_AT_MOST",
     "Forwarding",
     "Stopped",
+    "ended",
     "forwarded_signals",
     "raise_held",
+    "send_checked",
     "signals_held",
 ]
 
@@ -192,3 +196,59 @@ def raise_held(came: Sequence[int]) -> None:
         raise Stopped(forwarded[0])
     if came:
         raise KeyboardInterrupt
+
+
+def ended(pid: int, timeout: float | None) -> bool:
+    """Wait at most ``timeout`` seconds (None: as long as it takes) for the child ``pid`` to
+    end, and whether it did, without reaping it (``waitid`` with ``WNOWAIT``): while it is a
+    zombie its pid, and the group id it leads, are nobody else's, so ``killpg`` of that
+    group reaches only what is left of its own (once reaped, the kernel may give the pid to
+    another process, another group's leader). Waits on its pidfd where there is one (Linux
+    5.3+), else looks every 20 ms. A child already reaped has ended."""
+    import select
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        watched: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # (gone already: waitid says so)
+        watched = None
+    try:
+        while True:
+            try:
+                if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
+                    return True
+            except ChildProcessError:  # reaped already
+                return True
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            if watched is not None:
+                select.select([watched], [], [], left)
+            else:
+                time.sleep(0.02 if left is None else min(0.02, left))
+    finally:
+        if watched is not None:
+            os.close(watched)
+
+
+def send_checked(pid: int, signum: int, still: Callable[[int], bool]) -> None:
+    """``signum`` to the process ``pid`` while ``still(pid)`` says it is the one meant (its
+    environment holds a run's marker): through a pidfd opened first (Linux 5.3+), so a pid
+    freed and given to another process between the check and the signal is never signalled;
+    elsewhere ``os.kill`` after the check. ``ProcessLookupError`` when it is gone."""
+    send = getattr(signal, "pidfd_send_signal", None)
+    try:
+        handle = os.pidfd_open(pid) if send is not None else None
+    except (AttributeError, OSError) as exc:
+        if isinstance(exc, ProcessLookupError):
+            raise
+        handle = None
+    try:
+        if still(pid):
+            if handle is not None and send is not None:
+                send(handle, signum)
+            else:
+                os.kill(pid, signum)
+    finally:
+        if handle is not None:
+            os.close(handle)

@@ -415,37 +415,52 @@ class HeadTail:
         return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace"), True
 
 
+def _marks(pid: int, marker: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``marker`` (Linux's ``/proc``). A zombie's
+    environment reads empty, so the dead never do."""
+    try:
+        return marker in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:  # gone, or another user's
+        return False
+
+
 def _marked(marker: bytes) -> list[int]:
-    """The processes whose environment holds ``marker`` (read from Linux's ``/proc``; none
-    elsewhere). A zombie's environment reads empty, so the dead are never listed."""
+    """The processes whose environment holds ``marker`` (:func:`_marks`; none elsewhere)."""
     try:
         entries = list(Path("/proc").iterdir())
     except OSError:
         return []
-    found = []
-    for entry in entries:
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:  # gone, or another user's
-            continue
-        if marker in environ.split(b"\0"):
-            found.append(int(entry.name))
-    return found
+    return [int(e.name) for e in entries if e.name.isdigit() and _marks(int(e.name), marker)]
 
 
-def _signal_run(pgid: int, marker: bytes, signum: int, *, until_gone: bool = False) -> None:
-    """``signum`` to the tool's process group and to every process carrying the run's
-    marker (those that left the group with their own ``setsid``). With ``until_gone``,
-    again until none is left (a process may fork while it is being killed)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
-        os.killpg(pgid, signum)
+def _unreaped(pid: int) -> bool:
+    """Whether the child ``pid`` is not reaped yet: running, or a zombie (``waitid`` with
+    ``WNOWAIT`` reaps none), so its pid still leads its own group and no other."""
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def _signal_run(
+    process: subprocess.Popen[bytes], marker: bytes, signum: int, *, until_gone: bool = False
+) -> None:
+    """``signum`` to the tool's process group while its leader is not reaped (its pid then
+    leads no other group: :func:`~skillc_gateway._process.ended`) and to every process
+    carrying the run's marker (those that left the group with their own ``setsid``), each
+    through a pidfd where there is one (:func:`~skillc_gateway._process.send_checked`).
+    With ``until_gone``, again until none is left (a process may fork while it is killed)."""
+    from skillc_gateway._process import send_checked
+
+    if process.returncode is None and _unreaped(process.pid):  # (reaped in this thread only)
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+            os.killpg(process.pid, signum)
     for _ in range(100 if until_gone else 1):
         pids = _marked(marker)
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signum)
+                send_checked(pid, signum, lambda pid: _marks(pid, marker))
         if not pids or not until_gone:
             return
         time.sleep(0.02)
@@ -500,16 +515,16 @@ def _end_run(process: subprocess.Popen[bytes], marker: bytes, forwarding: Forwar
     group is gone, a third lets go), then raised: SIGTERM's :class:`Stopped` (143), else
     Ctrl-C's ``KeyboardInterrupt``. One that came before they were held (or a third) still
     kills the group, once, and goes on."""
-    from skillc_gateway._process import raise_held, signals_held
+    from skillc_gateway._process import ended, raise_held, signals_held
 
     try:
         forwarding.settle()
         with signals_held() as came:
-            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=KILL_GRACE)
+            _signal_run(process, marker, signal.SIGKILL, until_gone=True)
+            if process.returncode is None and ended(process.pid, KILL_GRACE):
+                process.wait()  # reaped once its group is killed
     except BaseException:
-        _signal_run(process.pid, marker, signal.SIGKILL)
+        _signal_run(process, marker, signal.SIGKILL)
         raise
     raise_held(came)
 
@@ -541,7 +556,7 @@ def run_in_group(
     the group, so a child that started its own session (setsid) goes too; only one that
     also dropped the variable from its environment can escape.
     """
-    from skillc_gateway._process import Stopped, forwarded_signals
+    from skillc_gateway._process import Stopped, ended, forwarded_signals
 
     started = time.monotonic()
     run_id = os.urandom(12).hex()
@@ -577,29 +592,26 @@ def run_in_group(
             ]
             for reader in readers:
                 reader.start()
-            forwarding.start(lambda signum: _signal_run(process.pid, marker, signum))
-            try:
-                process.wait(timeout=max(deadline - time.monotonic(), 0))
-            except subprocess.TimeoutExpired:
+            forwarding.start(lambda signum: _signal_run(process, marker, signum))
+            # waited for unreaped (a zombie): its group killed below is its own, not that of
+            # another process given its pid since (_end_run reaps it)
+            if not ended(process.pid, max(deadline - time.monotonic(), 0)):
                 timed_out = True
-                _signal_run(process.pid, marker, signal.SIGTERM)
-                try:
-                    process.wait(timeout=KILL_GRACE)
-                except subprocess.TimeoutExpired:
-                    _signal_run(process.pid, marker, signal.SIGKILL)
-                    process.wait()
+                _signal_run(process, marker, signal.SIGTERM)
+                if not ended(process.pid, KILL_GRACE):
+                    _signal_run(process, marker, signal.SIGKILL)
+                    ended(process.pid, None)
             # The program has ended: what is left of its run (background children) goes now,
             # not at the deadline (an agent's `sleep 1000 &` held the pipe, every run took the
             # whole timeout); what they wrote is in the pipes, read to its end. Only a process
             # that left both the group and the marker can hold a pipe still: until the deadline.
-            _signal_run(process.pid, marker, signal.SIGKILL, until_gone=True)
+            _signal_run(process, marker, signal.SIGKILL, until_gone=True)
             for reader in readers:
                 reader.join(max(deadline - time.monotonic(), 0))
         except BaseException as stopped:  # Ctrl-C (its own session: missed), SIGTERM...
             forwarding.settle()
             if process is not None and isinstance(stopped, Stopped):  # the tool's grace, as
-                with contextlib.suppress(subprocess.TimeoutExpired):  # at a timeout
-                    process.wait(timeout=KILL_GRACE)
+                ended(process.pid, KILL_GRACE)  # at a timeout
             raise
         finally:
             if process is not None:
@@ -608,7 +620,8 @@ def run_in_group(
         reader.join(1.0)
         if pipe is not None and not reader.is_alive():
             pipe.close()  # else a process that left the group still holds the pipe
-    return exit_status(process.returncode), timed_out
+    stuck = process.returncode is None  # (in the kernel: let go, as if killed)
+    return exit_status(-signal.SIGKILL if stuck else process.returncode), timed_out
 
 
 def run_tool(plan: RunPlan) -> RunResult:
