@@ -115,8 +115,9 @@ def test_a_gate_that_scores_no_case_of_skills_with_cases_fails(
     """A checkout of a routed project holds the store skills but not the route's manifest nor
     its router (both gitignored): the agent lists none of them, and ``skc eval`` passed a gate
     over no case at all. Each installed skill with cases the agent does not meet is named in a
-    warning, and a gate that scored no case fails (its breach is the run's, at no file). A
-    route manifest that cannot be read is a warning too."""
+    warning, and under a gate each is a breach of its own (at no file), one case scored or
+    none: a gate passed with 4 skills unscored and 1 scored. A route manifest that cannot be
+    read is a warning too."""
     store = project / ".skillc" / "skills"
     _library(store, write_skill)
     done = gateway("eval")
@@ -126,25 +127,32 @@ def test_a_gate_that_scores_no_case_of_skills_with_cases_fails(
     ), done.stderr
     assert "deploy-k8s, docx, git-helper, pdf-forms" in done.stderr
     assert "No case scored: 4 installed skills" in done.stdout
+    unscored = [
+        f"{name}: not scored: claude neither lists it nor reaches it through a router; name "
+        "the skills or give --path/--agent"
+        for name in sorted(SKILLS)
+    ]
     code, data = eval_json("--min-recall", "0.5")
     assert code == 1 and data["skills"] == []
-    assert data["breaches"] == [
-        "no case scored: 4 installed skills with trigger cases left out (the warning names them)"
-    ]
+    assert data["breaches"] == unscored
     github = gateway("eval", "--min-recall", "0.5", "--format", "github")
     assert github.returncode == 1
     assert github.stdout.splitlines() == [
-        "::error title=eval-threshold::threshold breached: no case scored: 4 installed skills "
-        "with trigger cases left out (the warning names them)"
+        f"::error title=eval-threshold::threshold breached: {text}" for text in unscored
     ]
     sarif = json.loads(gateway("eval", "--min-recall", "0.5", "--format", "sarif").stdout)
-    (result,) = sarif["runs"][0]["results"]
-    assert (result["ruleId"], result["locations"]) == ("eval-threshold", [])
-    # one case scored: the others are warned of, the gate judges what it scored
+    results = sarif["runs"][0]["results"]
+    assert [(r["ruleId"], r["locations"]) for r in results] == [("eval-threshold", [])] * 4
+    # one case scored: the others are each a breach still; no gate, a warning alone
     write_skill(project / ".claude" / "skills" / "notes", description="Take meeting notes.")
     _cases(project / ".claude" / "skills" / "notes", ["take notes of the meeting"])
     code, data = eval_json("--min-recall", "0.5")
-    assert code == 0 and data["breaches"] == [], data
+    assert code == 1 and data["breaches"] == unscored, data
+    assert [skill["name"] for skill in data["skills"]] == ["notes"]
+    done = gateway("eval")
+    assert done.returncode == 0 and "4 installed skills with trigger cases not scored" in (
+        done.stderr
+    ), done.stderr
 
     routes = project / ".skillc" / "router"
     routes.mkdir()

@@ -194,14 +194,15 @@ def breaches_of(
     min_recall: float | None,
     max_false_triggers: int | None,
     unscored: Sequence[str] = (),
+    agent: str = "the agent",
 ) -> tuple[tuple[int | None, str], ...]:
     """What breaks the thresholds, each with the index of the skill in ``skills`` that breaks
     it (none: the run passes). Under a threshold, a skill reported without a case to score
     breaks it: one named, or one whose case files hold none that can be read (a skill of the
-    library without any case file is not reported); and so does the run (index None) that
-    scored no case while installed skills with trigger cases were left out of its library
-    (``unscored``: the agent neither lists them nor reaches them through a router): a gate
-    never passes having tested nothing.
+    library without any case file is not reported); and so does each installed skill with
+    trigger cases left out of the library (``unscored``: ``agent`` neither lists it nor
+    reaches it through a router; index None, the skill named in the text): a gate never
+    passes leaving a skill with cases unscored (without a threshold a warning says so).
 
     With ``--live`` the thresholds hold for the agent's outcomes as well as the offline ones
     (adding ``--live`` never makes a gate laxer): the live recall is the should-trigger cases
@@ -210,12 +211,11 @@ def breaches_of(
     (it says nothing of the agent's choice), the first reason given."""
     found: list[tuple[int | None, str]] = []
     gated = min_recall is not None or max_false_triggers is not None
-    if gated and unscored and not any(skill.cases for skill in skills):
-        from skillc_index.text import counted
-
-        found.append(
-            (None, f"no case scored: {counted(len(unscored), 'installed skill')} with trigger "
-                   "cases left out (the warning names them)")
+    if gated:
+        found += (
+            (None, f"{name}: not scored: {agent} neither lists it nor reaches it through a "
+                   "router; name the skills or give --path/--agent")
+            for name in unscored
         )  # fmt: skip
     for index, skill in enumerate(skills):
         if gated and not skill.cases:
