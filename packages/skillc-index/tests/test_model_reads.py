@@ -51,8 +51,9 @@ def test_the_homes_links_and_the_repositorys_folders_stay_whole(
 ) -> None:
     """A home agent folder linked to dotfiles is the user's: readable whole. Started in a
     repository's subfolder (no skillc project), the repository root's own ``.claude/skills``
-    is the project's; started in ``/`` (no folder above it to walk up to), every folder is in
-    that working folder."""
+    is the project's; started in ``/`` (a client's stdio server: Claude Desktop's) or in a
+    folder holding the home (``/home``), no folder is the project's: each held every path,
+    and a model read the whole disk."""
     dotfiles = tmp_path / "dotfiles"
     write_skill(dotfiles / "deeper" / "mine")
     (home / ".claude").mkdir()
@@ -66,5 +67,10 @@ def test_the_homes_links_and_the_repositorys_folders_stay_whole(
     assert in_project(repo / ".claude" / "skills", layout)
     assert _readable(layout, dotfiles / "deeper")
     assert _readable(layout, repo / ".claude" / "skills" / "README.md")
-    root = Layout.discover(Path("/"), {"SKILLC_HOME": str(home)})
-    assert in_project(tmp_path, root)
+    env = {"SKILLC_HOME": str(home), "HOME": str(tmp_path / "users" / "me")}
+    for cwd in (Path("/"), tmp_path / "users"):
+        (tmp_path / "users" / "me").mkdir(parents=True, exist_ok=True)
+        started = Layout.discover(cwd, env)
+        assert not in_project(tmp_path / "users" / "x", started)
+        assert not _readable(started, tmp_path / "users" / "x")
+        assert _readable(started, home / "x")

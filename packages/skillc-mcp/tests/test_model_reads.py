@@ -149,3 +149,33 @@ def test_a_route_manifest_leading_out_of_its_project_scores_nothing_there(
     assert "payroll" not in text and str(other) not in text, text
     theirs = str(other / ".skillc" / "skills" / "s")
     _refused(wire.call("skc_open", {"skill": theirs, "path": "SKILL.md"}), theirs)
+
+
+def test_a_server_started_in_the_root_folder_reads_no_folder_as_its_project(
+    server_command: list[str],
+    env: dict[str, str],
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """Claude Desktop and other clients start a stdio server in ``/``: the working folder
+    counted as the project, so a model's ``skc_find`` with any ``path`` walked it and
+    ``skc_open`` read any skill on the disk. ``/`` and a folder holding the home folder
+    (``/home``) are no project: E100 there, the home's skills still read."""
+    elsewhere = write_skill(tmp_path / "elsewhere" / "theirs", description="Paint zebra spots.")
+    (elsewhere / "notes.md").write_text("SECRET=1\n", encoding="utf-8")
+    user = tmp_path / "users" / "me"
+    user.mkdir(parents=True)  # (the skillc home, $SKILLC_HOME, is the home a model reads)
+    mine = write_skill(Path(env["SKILLC_HOME"]) / "notes" / "mine", description="Paint zebra.")
+    for cwd in (Path("/"), tmp_path / "users"):
+        server = WireClient(server_command, cwd, {**env, "HOME": str(user)}, tmp_path / "s.log")
+        try:
+            server.initialize()
+            for given in (str(elsewhere.parent), str(tmp_path)):
+                _refused(server.call("skc_find", {"query": "paint zebra", "path": [given]}), given)
+            _refused(server.call("skc_open", {"skill": str(elsewhere), "path": "notes.md"}),
+                     str(elsewhere))  # fmt: skip
+            found = server.call("skc_find", {"query": "paint zebra", "path": [str(mine.parent)]})
+            names = [Path(s["name"]).name for s in found["structuredContent"]["skills"]]
+            assert names == ["mine"], found
+        finally:
+            assert server.close() == 0, server.stderr()

@@ -63,6 +63,7 @@ __all__ = [
     "codex_home_folders",
     "codex_system_folder",
     "folders_of_agent",
+    "holds_home",
     "in_plugins_folder",
     "in_project",
     "installed_folders",
@@ -191,7 +192,20 @@ def in_project(path: Path | str, layout: Layout) -> bool:
         return False
     real = real_path(path)
     tops = {base, *_walked_up(layout)[-1:]}  # (none in `/`: nothing is walked up)
-    return any(inside(real, real_path(top)) for top in tops)
+    return any(inside(real, real_path(top)) for top in tops if not holds_home(top, layout))
+
+
+def holds_home(folder: Path, layout: Layout) -> bool:
+    """Whether ``folder`` is ``/`` or holds the user's home folder (``/home``): no project,
+    whatever it holds (DECISIONS), for what a model may read (:mod:`~.reads`): a server
+    that Claude Desktop or another client started in ``/`` read the whole disk as its
+    working folder's. The home itself is the home, not this."""
+    from skillc_index.files import real_path
+    from skillc_index.homes import user_home
+
+    real = Path(real_path(folder))
+    home = Path(real_path(layout.own_home or user_home()))
+    return real == real.parent or (home != real and home.is_relative_to(real))
 
 
 def write_places(layout: Layout) -> tuple[Path, ...]:

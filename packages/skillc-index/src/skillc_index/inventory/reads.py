@@ -82,12 +82,16 @@ def readable(path: Path | str, allowed: Sequence[Path]) -> bool:
 def model_folders(layout: Layout, roots: Sequence[Root]) -> tuple[Path, ...]:
     """The folders a model may read (:func:`confine`): the working folder, the home, the
     folders of ``roots`` (the inventory's: :func:`skill_folders`), the
-    ``$SKILL_ROUTING_ROOTS`` folders and the project."""
-    from skillc_index.inventory.folders import routing_roots
+    ``$SKILL_ROUTING_ROOTS`` folders and the project; the working folder and the project
+    only when neither is ``/`` nor holds the home folder (a server started in ``/``)."""
+    from skillc_index.inventory.folders import holds_home, routing_roots
 
-    project = () if layout.project_root is None else (layout.project_root,)
+    # `/` or a folder holding the home (`/home`) is no project (:func:`~.folders.holds_home`)
+    cwd = () if holds_home(layout.cwd, layout) else (layout.cwd,)
+    root = layout.project_root
+    project = () if root is None or holds_home(root, layout) else (root,)
     read = skill_folders(layout, roots)
-    return (layout.cwd, layout.home, *read, *map(Path, routing_roots()), *project)
+    return (*cwd, layout.home, *read, *map(Path, routing_roots()), *project)
 
 
 def skill_folders(layout: Layout, roots: Sequence[Root]) -> list[Path]:
