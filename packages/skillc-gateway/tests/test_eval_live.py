@@ -577,6 +577,11 @@ def test_a_request_is_never_code_of_the_agent_command(
         "nice env {query}",
         "timeout 5 nice {query}",
         "nice find EVIL -maxdepth 0 -exec {query} ;",
+        # package runners run their first operand; after another program skc does not know
+        # (no agent's CLI) a program it names is taken as one
+        "uv run env {query}",
+        "npx --yes env {query}",
+        "docker exec c env {query}",
     ],
 )
 def test_a_request_is_never_the_program_a_runner_runs(

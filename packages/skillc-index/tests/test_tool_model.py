@@ -244,14 +244,17 @@ def test_a_value_is_never_an_option_unless_declared_so() -> None:
     # the "--" of a program skc does not know may end its options before the program it runs
     # (`uv run -- git log {{ref}}` wrote git's log to any file): a "--" counts only with
     # nothing but placeholders between it and the value
-    for unknown in (
-        "uv run -- git log {{ref}}",
-        "uv run -- pytest {{ref}}",
-        "npx -- cowsay {{ref}}",
-        "git log -- src {{ref}}",  # skc cannot tell this one from the others
+    template, _, _ = parse_command("git log -- src {{ref}}", 1)  # skc cannot tell
+    with pytest.raises(OptionLikeValue, match="so the program would read it"):
+        template.render({"ref": "--output=/tmp/x"})
+    # package runners are wrappers skc knows: the program they run reads it
+    for runner, program in (
+        ("uv run -- git log {{ref}}", "git"),
+        ("uv run -- pytest {{ref}}", "pytest"),
+        ("npx -- cowsay {{ref}}", "cowsay"),
     ):
-        template, _, _ = parse_command(unknown, 1)
-        with pytest.raises(OptionLikeValue, match="so the program would read it"):
+        template, _, _ = parse_command(runner, 1)
+        with pytest.raises(OptionLikeValue, match=f"so {program} would read it"):
             template.render({"ref": "--output=/tmp/x"})
     template, _, _ = parse_command("ionice -c3 -- git log -- {{path}} {{ref}}", 1)
     assert template.render({"path": "-x", "ref": "-y"})[-3:] == ["--", "-x", "-y"]
@@ -668,25 +671,31 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
 @pytest.mark.parametrize(
     ("command", "guessed"),
     [
-        ("env {{v}}", False),
-        ("nice env {{v}}", False),
-        ("timeout 5 nice {{v}}", False),
-        ("nice find . -exec {{v}} ;", False),
-        ("codex exec {{v}}", True),  # Codex's prompt, if exec is no program there
-        ("uv run env {{v}}", True),
-        ("uv run find . -exec {{v}} ;", True),
-        ("docker exec c nice {{v}}", True),
+        ("env {{v}}", ""),
+        ("nice env {{v}}", ""),
+        ("timeout 5 nice {{v}}", ""),
+        ("nice find . -exec {{v}} ;", ""),
+        ("codex exec {{v}}", "codex"),  # Codex's prompt, if exec is no program there
+        ("docker exec c nice {{v}}", "c"),
+        # package runners are wrappers: their first operand is the program they run
+        ("uv run env {{v}}", ""),
+        ("uv run find . -exec {{v}} ;", ""),
+        ("uvx --from x {{v}}", ""),
+        ("npx --yes env {{v}}", ""),
+        ("pnpm dlx {{v}}", ""),
+        ("pipx run --spec x {{v}}", ""),
     ],
 )
 def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
-    command: str, guessed: bool
+    command: str, guessed: str
 ) -> None:
     """``skc eval --live`` refuses the program a wrapper runs only when known wrappers lead
     to it from the head (``codex exec {query}`` is Codex's prompt): it took the head's own
     program only, so ``nice env {query}`` ran the request as a program. Each value says
     whether it was found only by reading a word after an unknown program as one."""
     template, _, _ = parse_command(command, 1)
-    assert [(v.kind, v.after_unknown) for v in template.code_values()] == [("program", guessed)]
+    values = [(v.kind, v.after_unknown, v.unknown) for v in template.code_values()]
+    assert values == [("program", bool(guessed), guessed)]
 
 
 @pytest.mark.parametrize(

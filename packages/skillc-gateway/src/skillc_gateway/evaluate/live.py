@@ -145,6 +145,18 @@ class RefusedRequest(ValueError):
     one plain argument (see the module docstring)."""
 
 
+#: The agents' command-line programs (the README's): a word after one of them that names a
+#: program the tables know is its prompt or subcommand (``codex exec``), no program it runs.
+AGENT_CLIS = ("claude", "codex", "gemini", "opencode", "copilot", "cursor-agent")
+
+
+def _agent_cli(program: str) -> str | None:
+    """``program`` (a word of the command, possibly a path) when it is one of
+    :data:`AGENT_CLIS`, else None (empty: none)."""
+    name = program.rsplit("/", 1)[-1].lower()
+    return name if name in AGENT_CLIS else None
+
+
 def check_command(command: tuple[str, ...]) -> None:
     """E100 (:class:`~skillc_index.diagnostics.InvalidOption`) when ``{query}`` or ``{skill}``
     in ``command`` would be code, not data: ``skc run``'s check of a tool's placeholders
@@ -167,10 +179,10 @@ def check_command(command: tuple[str, ...]) -> None:
     )
     if not any("{query}" in word for word in command):  # the request is the last argument
         words += ((Placeholder("query"),),)
-    found = [  # a wrapper's program only when known wrappers lead to it from the command's
-        value  # head (`nice env {query}`): `codex exec {query}` is Codex's prompt, not exec's
+    found = [  # a program guessed after an agent's CLI is its prompt (`codex exec {query}`:
+        value  # Codex's, not exec's); after any other program (`docker exec c env`) it runs
         for value in CommandTemplate(" ".join(command), words, 0).code_values()
-        if value.kind != "program" or not value.after_unknown
+        if value.kind != "program" or _agent_cli(value.unknown) is None
     ]
     if found:
         value = found[0]

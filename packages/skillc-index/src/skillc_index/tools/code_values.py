@@ -22,6 +22,7 @@ from skillc_index.tools.interpreters import (
     _EXECUTORS,
     _FD_ARGUMENT,
     _INTERPRETERS,
+    _RUNNERS,
     _SHELL,
     _SPLIT,
     _WRAPPER_OPERANDS,
@@ -63,6 +64,8 @@ class CodeValue(NamedTuple):
     """Found in what a word after a program the tables do not know runs, that word read as a
     program because it names one they know (``uv run python3 {{x}}``, ``codex exec {{x}}``):
     a guess, since that program may read it as no program at all (``codex exec PROMPT``)."""
+    unknown: str = ""
+    """With :attr:`after_unknown`, that program the tables do not know (``codex``)."""
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -363,7 +366,7 @@ def _interpreter_values(
         end = _shell_end(spec, words[index + 1 : position], line)
         for operand in line[:end]:
             found += _values(operand, "code", shown, data)
-        found += _quoted_arguments(line[:end], line[end:], spec)  # `parallel sh -c ::: x`
+        found += _quoted_arguments(line[:end], line[end:])  # `parallel sh -c ::: x`
     elif position < len(words):
         operand = words[position]
         if inline is not None:
@@ -405,17 +408,12 @@ _REPLACEMENT = re.compile(r"\{(?:[0-9]*[./#%]*/?\.?|=.*=)\}", re.DOTALL)
 
 
 def _quoted_arguments(
-    command: tuple[tuple[Fragment, ...], ...],
-    arguments: tuple[tuple[Fragment, ...], ...],
-    spec: _Interpreter,
+    command: tuple[tuple[Fragment, ...], ...], arguments: tuple[tuple[Fragment, ...], ...]
 ) -> list[CodeValue]:
-    """The code values of the ``arguments`` GNU parallel quotes (the words after the first
-    of :attr:`_Interpreter.shell_end`, the separators left out) as its ``command`` runs
-    them: each standing where the command has a replacement string (:data:`_REPLACEMENT`),
-    else after its last word; the command's words split as its shell splits the line
-    (``'sh -c {}'`` is three). Quoted, an argument is one word of that line, but still the
-    operand the command runs: ``parallel sh -c ::: X`` runs ``sh -c X``, ``parallel env :::
-    X`` the program ``X``."""
+    """The code values of the ``arguments`` GNU parallel quotes (after its ``:::``) as its
+    ``command`` (split as its shell splits it: ``'sh -c {}'``) runs them: each where it has a
+    replacement string (:data:`_REPLACEMENT`), else at its end (``parallel sh -c ::: X``
+    runs ``sh -c X``)."""
     line: list[tuple[Fragment, ...]] = []
     for word in command:
         literal = _literal(word)
@@ -425,9 +423,7 @@ def _quoted_arguments(
     for argument in arguments:
         if _literal(argument) is not None:  # a separator, or an argument of no value
             continue
-        argv = list(line)
-        for at in marked:
-            argv[at] = argument
+        argv = [argument if at in marked else word for at, word in enumerate(line)]
         ours = {id(f) for f in argument}
         found += (
             value
@@ -553,9 +549,9 @@ class _Programs(NamedTuple):
     cleared: set[int]
     """The programs run with a cleared environment (:data:`_CLEARS`, after ``su -l``), and
     ``su -l`` itself (its shell's): a value reaches their code as an argument only."""
-    guessed: set[int]
-    """The programs read so after a program the tables do not know, and what they run
-    (:attr:`CodeValue.after_unknown`)."""
+    guessed: dict[int, str]
+    """The programs read so after a program the tables do not know, and what they run, each
+    with that program (:attr:`CodeValue.after_unknown`, :attr:`CodeValue.unknown`)."""
 
 
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
@@ -568,21 +564,24 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     programs: dict[int, str] = {0: ""}
     environment: dict[int, str] = {}
     cleared: set[int] = set()
-    guessed: set[int] = set()
+    guessed: dict[int, str] = {}
     unknown, unknown_at = "", 0  # the last program, when the tables do not know it
     for index, word in enumerate(words):
         literal = _literal(word)
         if literal is None:
             continue
         name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
-        known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS
+        # a package runner's subcommand (`uv run`, `pnpm dlx`) makes it a wrapper
+        runner = _RUNNERS.get(name) if index + 1 < len(words) else None
+        runner = f"{name} {runner}" if runner and _literal(words[index + 1]) == runner else None
+        known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS or bool(runner)
         # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
         runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
         if index not in programs:
             if not (unknown and known) or runs_one or literal.startswith("-"):
                 continue
             programs[index] = unknown
-            guessed.add(index)
+            guessed[index] = unknown
             if unknown_at in cleared:
                 cleared.add(index)
         unknown, unknown_at = ("" if known and not runs_one else shown), index
@@ -591,8 +590,9 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         target, clears = len(words), False
         if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
             target = _direct_program(words, index, _INTERPRETERS[name])
-        if name in _WRAPPERS:
-            target, assignments, clears = _wrapped_program(words, index, name)
+        if name in _WRAPPERS or runner:
+            at, wrapper = (index + 1, runner) if runner else (index, name)
+            target, assignments, clears = _wrapped_program(words, at, wrapper)
             environment.update(dict.fromkeys(assignments, shown))
         targets = [target] if target < len(words) else []
         if name in _EXECUTORS:  # `find . -exec PROGRAM ... ;`
@@ -602,7 +602,7 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
             if clears or index in cleared:  # what a program of a cleared environment runs
                 cleared.add(target)
             if index in guessed:
-                guessed.add(target)
+                guessed[target] = guessed[index]
     return _Programs(programs, environment, cleared, guessed)
 
 
@@ -669,7 +669,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         if literal is None:
             if programs.get(index):  # a placeholder in the program a wrapper runs
                 values = _values(word, "program", programs[index])
-                found += [v._replace(after_unknown=index in guessed) for v in values]
+                unknown = guessed.get(index, "")
+                found += [v._replace(after_unknown=bool(unknown), unknown=unknown) for v in values]
             continue
         name = _program_name(literal)
         # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
@@ -684,7 +685,7 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
             if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
                 values = [v._replace(data="argument") if v.data == "either" else v for v in values]
             if index in guessed:
-                values = [v._replace(after_unknown=True) for v in values]
+                values = [v._replace(after_unknown=True, unknown=guessed[index]) for v in values]
             found += values
             opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)

@@ -366,6 +366,22 @@ _INTERPRETERS: dict[str, _Interpreter] = {
 }
 
 
+#: uv's options of ``uv run`` and ``uvx`` that take an argument (``uv run --help``).
+_UV_ARGUMENT = (
+    "--with", "--with-editable", "--with-requirements", "--from", "-p", "--python", "--directory",
+    "--project", "--package", "--extra", "--group", "--env-file", "--index", "--default-index",
+    "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--config-file",
+    "--cache-dir", "--color", "--only-group", "--no-group", "-C", "--config-setting",
+)  # fmt: skip
+
+#: npx's, ``npm exec``'s, ``pnpm dlx``'s, ``yarn dlx``'s and bunx's options taking an argument.
+_NPX_ARGUMENT = ("-p", "--package", "--call", "--registry", "--cache", "--userconfig")
+
+#: Package runners whose subcommand runs a package's program, its first operand then
+#: (``uv run``, ``pipx run``, ``pnpm dlx``, ``npm exec``, ``yarn dlx``: :data:`_WRAPPERS`).
+_RUNNERS = {"uv": "run", "pipx": "run", "pnpm": "dlx", "npm": "exec", "yarn": "dlx"}
+
+
 #: Programs that run another program, their first operand (after the options named here and
 #: the operands of :data:`_WRAPPER_OPERANDS`; ``NAME=VALUE`` words are skipped). The runners
 #: (``ionice``, ``flock FILE``, ``chroot DIR``...) too: the program they run is read as one
@@ -393,6 +409,10 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
         "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G", "--setgid", "--monotonic",
         "--boottime", "--propagation", "--setgroups",
     ),
+    # package runners: the program (a package's) is their first operand
+    "uvx": _UV_ARGUMENT, "uv run": _UV_ARGUMENT, "pipx run": ("--spec", "--python",
+    "--pip-args", "--index-url"), "npx": _NPX_ARGUMENT, "npm exec": _NPX_ARGUMENT,
+    "pnpm dlx": _NPX_ARGUMENT, "yarn dlx": _NPX_ARGUMENT, "bunx": _NPX_ARGUMENT,
     "setpriv": (
         "--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid",
         "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label",
