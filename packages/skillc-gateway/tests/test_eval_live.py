@@ -864,3 +864,29 @@ def test_argv_of_checks_a_command_no_evaluation_checked(tmp_path: Path) -> None:
         argv_of(("sh", "-c", f"echo {{query}} {tmp_path}"), "pdf", case)
     safe = ("sh", "-c", 'printf %s "$1"', "sh", "{query}")
     assert argv_of(safe, "pdf", case)[-1] == case.request
+
+
+def test_the_read_options_live_counts_are_the_read_commands_own() -> None:
+    """The options of ``show``/``outline``/``open`` that take a value are written out in the
+    live pattern (``live._READ_OPTION``: it is compiled with no command loaded); a value
+    option added to one of them and not there would make ``skc show --new x pdf`` no read of
+    ``pdf``. Each takes a value in the pattern exactly when its command's option does, and
+    none is a short option (the pattern reads a ``-x`` word as a flag)."""
+    import importlib
+    import re
+
+    import click
+
+    from skillc_gateway.cli import LAZY
+    from skillc_gateway.evaluate import live
+
+    taking: set[str] = set()
+    for name in ("show", "outline", "open"):
+        module, attribute = LAZY[name].split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        for param in command.params:
+            if isinstance(param, click.Option) and not (param.is_flag or param.count):
+                assert all(opt.startswith("--") for opt in param.opts), param.opts
+                taking.update(param.opts)
+    listed = re.findall(r"--\(\?:([\w|-]+)\)", live._READ_OPTION)
+    assert listed and all(set(names.split("|")) == {o[2:] for o in taking} for names in listed)

@@ -75,7 +75,8 @@ __all__ = [
 
 #: An option of ``skc show``/``outline``/``open`` before the skill's name, in a command line
 #: as a JSON string holds it: one that takes a value (``--section 'Usage'``, ``--format=json``)
-#: with it, else a flag (``-v``, ``--hidden``).
+#: with it, else a flag (``-v``, ``--hidden``). Written out (no command loaded to compile
+#: it); a test compares it with the commands' own options.
 _READ_OPTION = (
     r"(?:--(?:section|file|nth|max-lines|offset|level|format)(?:=|\s+)"
     r"""(?:'[^'"]*'|\\"(?:[^"\\]|\\[^"])*\\"|[^\s'"\\]+)"""
