@@ -4,6 +4,7 @@ and the project's own folders count whole."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -74,3 +75,21 @@ def test_the_homes_links_and_the_repositorys_folders_stay_whole(
         assert not in_project(tmp_path / "users" / "x", started)
         assert not _readable(started, tmp_path / "users" / "x")
         assert _readable(started, home / "x")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_git_folder_of_another_user_above_makes_no_project(
+    home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """With no skillc project, the ``.git`` found walking up made its folder the project: one
+    another local user made (``/tmp/.git``) made all of ``/tmp`` a folder a model may read.
+    The repository's top counts only when its ``.git`` is the user's own."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "sub").mkdir()
+    (repo / ".claude" / "skills").mkdir(parents=True)
+    layout = Layout.discover(repo / "sub", {"SKILLC_HOME": str(home)})
+    assert in_project(repo / ".claude" / "skills", layout)
+    os.chown(repo / ".git", os.getuid() + 4242, -1)
+    assert not in_project(repo / ".claude" / "skills", layout)
+    assert not _readable(layout, repo / ".claude" / "skills")

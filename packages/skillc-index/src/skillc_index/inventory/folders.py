@@ -191,8 +191,21 @@ def in_project(path: Path | str, layout: Layout) -> bool:
     if base is None:
         return False
     real = real_path(path)
-    tops = {base, *_walked_up(layout)[-1:]}  # (none in `/`: nothing is walked up)
+    # a repository's top above (none in `/`: nothing is walked up) only when its .git is the
+    # user's: another local user's `/tmp/.git` makes no project of all of /tmp
+    tops = {base, *(top for top in _walked_up(layout)[-1:] if _own_top(top, layout))}
     return any(inside(real, real_path(top)) for top in tops if not holds_home(top, layout))
+
+
+def _own_top(top: Path, layout: Layout) -> bool:
+    """Whether ``top``, the top of :func:`_walked_up`, is the skillc project's root or holds
+    a ``.git`` of the user's own (its owner this process's user)."""
+    if top == layout.project_root:
+        return True
+    try:
+        return os.lstat(top / ".git").st_uid == os.getuid()
+    except (OSError, AttributeError):  # (no .git: the working folder itself, the base)
+        return False
 
 
 def holds_home(folder: Path, layout: Layout) -> bool:
