@@ -186,3 +186,25 @@ def test_a_routes_entry_leading_out_of_its_base_is_not_behind_its_router(
     (parked.parent.parent / "claude.json").write_text(json.dumps(manifest), encoding="utf-8")
     code, report = eval_json("--path", ".claude/skills")
     assert (code, report["routed"], report["skills"]) == (0, 0, []), report
+
+
+def test_each_routed_skill_is_read_once(
+    cli: Any, eval_json: Any, project: Path, write_skill: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each routed SKILL.md was read twice a run: for its description, and again for find's
+    index of the library. The text read first is indexed."""
+    from skillc_gateway.catalog import skill_text
+
+    _library(project / ".claude" / "skills", write_skill)
+    assert cli("skillc_index")("route", "install").returncode == 0
+    real = skill_text.read_skill_text
+    reads: list[str] = []
+
+    def counted(data: Any, name: str) -> Any:
+        reads.append(name)
+        return real(data, name)
+
+    monkeypatch.setattr(skill_text, "read_skill_text", counted)
+    code, report = eval_json()
+    assert (code, report["routed"]) == (0, 4), report
+    assert sorted(reads) == sorted(SKILLS), reads

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple, Union
 
@@ -177,9 +177,15 @@ class Library:
     agent neither lists nor reaches through a router, none of them in it (their cases are not
     scored: the run warns of them, and a gate scoring no case fails on them)."""
 
-    def __init__(self, entries: Sequence[SkillEntry], unscored: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        entries: Sequence[SkillEntry],
+        unscored: Sequence[str] = (),
+        read: Mapping[Path, SkillText | None] = {},
+    ) -> None:
         self.entries = list(entries)
         self.unscored = tuple(unscored)
+        self._read = read  # the routed skills' texts the caller read already, by folder
         self.finder: sqlite3.Connection | None = None
         """``find``'s index of the skills it reaches (every one but the router), each as
         :func:`find_text` reads it; made when a skill is routed."""
@@ -195,7 +201,10 @@ class Library:
         from skillc_gateway.catalog.postings import add
 
         for skill, entry in enumerate(self.entries):
-            text = None if entry.router else find_text(entry.folder)
+            if entry.router:
+                continue
+            read = entry.folder in self._read  # (a routed skill's SKILL.md, read once)
+            text = self._read[entry.folder] if read else find_text(entry.folder)
             if text is not None:
                 self.texts[skill] = text
         self.finder = _ranking_db((skill, self.entries[skill].name) for skill in self.texts)

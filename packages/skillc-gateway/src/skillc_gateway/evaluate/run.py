@@ -25,6 +25,7 @@ from skillc_gateway.evaluate.library import (
 from skillc_gateway.evaluate.report import CaseResult, EvalResult, SkillReport, breaches_of
 
 if TYPE_CHECKING:
+    from skillc_gateway.catalog.postings import SkillText
     from skillc_gateway.evaluate.cases import Case
     from skillc_gateway.evaluate.live import LiveOptions
     from skillc_gateway.evaluate.overlap import PhraseCheck
@@ -173,11 +174,12 @@ def library_of(
     # a skill named stands for its copy in the library (one skill)
     folders = [(key, f) for key, f in found.items() if key not in extra] + list(extra.items())
     entries: list[SkillEntry] = []
+    read_texts: dict[Path, SkillText | None] = {}  # each routed skill's, read once
     scope_of: dict[str, str] = {}  # an entry's folder -> its scope
     for key, folder in folders:
         entry = read_skill(folder, options.agent, limit, plugins.get(key))
         if entry is not None and key in routed:  # ranked as find ranks it, by what it reads
-            text = find_text(entry.folder)
+            text = read_texts[entry.folder] = find_text(entry.folder)
             what = "" if text is None else text.description
             entry = entry._replace(state="routed", description=what, shown=what)
         if entry is not None:
@@ -202,7 +204,7 @@ def library_of(
             shown=view.description,
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
-    return Library(entries, unscored), notices
+    return Library(entries, unscored, read_texts), notices
 
 
 def _gone_stubs(
