@@ -318,7 +318,8 @@ def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
     """In a project routed by ``skc route install`` the agent reads a skill with ``skc show``
     / ``outline`` / ``open``, never its files: the default pattern knew a Skill tool call and
     a read of ``NAME/SKILL.md`` only, so every such run was "not invoked". A read of another
-    skill (``pdf-tools``, ``xlsx --section pdf``) or the name in a tool's result is none."""
+    skill (``pdf-tools``, ``xlsx --section pdf``) or the name in a tool's result is none,
+    nor ``skc`` where no command starts (``echo skc show pdf``); ``skc -v show pdf`` is one."""
     agent = tmp_path / "agent.py"
     agent.write_text(ROUTED_AGENT, encoding="utf-8")
     _cases(
@@ -332,13 +333,16 @@ def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
         ("prefix|skc show pdf-tools --section Usage", False),
         ("other|skc show xlsx --section pdf", False),
         ("find only|", False),
+        ("global|skc -v show pdf", True),
+        ("echo|echo skc show pdf", False),
+        ("grep|grep 'skc show pdf' notes", False),
     )
     skill = _live(cli, library, f"{sys.executable} {agent}")
     results = skill["results"]
     invoked = {case["query"].partition("|")[0]: case["live"]["invoked"] for case in results}
     assert invoked == {
         "show": 1, "outline": 1, "open": 1, "options": 1, "plugin": 1, "codex": 1,
-        "prefix": 0, "other": 0, "find only": 0,
+        "prefix": 0, "other": 0, "find only": 0, "global": 1, "echo": 0, "grep": 0,
     }  # fmt: skip
     assert all(case["live"]["passed"] for case in results)
 

@@ -86,11 +86,15 @@ _READ_OPTION = (
 #: in the command of a shell tool call of the agent's JSON output (Claude Code's Bash
 #: ``"command": "..."``, Codex's ``"command": "bash -lc '...'"`` or ``["bash", "-lc",
 #: "..."]``): the name its first operand, quoted or not, after a folder (a path to the skill)
-#: or a plugin's ``PLUGIN:``, and whole (``skc show pdf-extra`` is no read of ``pdf``). Text
+#: or a plugin's ``PLUGIN:``, and whole (``skc show pdf-extra`` is no read of ``pdf``); ``skc``
+#: where a command starts, its flags before the subcommand (``skc -v show pdf``). Text
 #: the agent was shown (a tool's result, escaped inside its JSON string) is none.
 _CLI_READ = (
-    r'"command"\s*:\s*(?:\[(?:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*)?"(?:[^"\\]|\\.)*?'
-    r"(?<![\w.-])skc\s+(?:show|outline|open)(?:\s+" + _READ_OPTION + r")*\s+"
+    r'"command"\s*:\s*(?:\[(?:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*)?"'
+    # skc where a command starts: the string's start, after ; && || | ( or a newline, or
+    # a shell's -c / -lc quote (`grep 'skc show pdf' notes` is none); global options first
+    r"""(?:(?:[^"\\]|\\.)*?(?:;|&&|\|\|?|\(|\\n|-l?c\s+(?:'|\\")))?\s*(?:[\w.~-]*/)*"""
+    r"skc(?:\s+-[\w-]+)*\s+(?:show|outline|open)(?:\s+" + _READ_OPTION + r")*\s+"
     r"""(?:'|\\")?(?:[\w.~-]*/)*(?:[\w.-]+:)?{skill}(?![\w.:-])"""
 )
 #: A read of ``NAME/SKILL.md`` counts when no character of a name comes before ``NAME`` (the
