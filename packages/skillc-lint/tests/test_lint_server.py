@@ -1444,6 +1444,17 @@ _HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri
             b'{"uri":"file:///x.md"},"position":{"line":[[1e400]],"character":0}}}',
             (None, -32700, "Parse error: not JSON (the number 1e400 is too large)"),
         ),
+        (
+            b'{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{"x":'
+            + b"[" * 70
+            + b"]" * 70
+            + b"}}",
+            (8, -32602, "params: nested deeper than 64 levels"),
+        ),
+        (
+            b'{"jsonrpc":"2.0","id":"a","x":' + b"[" * 70 + b"]" * 70 + b"," + _HOVER + b"}",
+            ("a", -32600, "request: nested deeper than 64 levels"),
+        ),
     ],
     ids=[
         "no-jsonrpc",
@@ -1457,6 +1468,8 @@ _HOVER = b'"method":"textDocument/documentSymbol","params":{"textDocument":{"uri
         "nan",
         "5000-digits-in-params",
         "infinity-in-params",
+        "nested-past-64-in-params",
+        "nested-past-64-outside-params",
     ],
 )
 def test_a_message_json_rpc_does_not_shape_so_is_answered(
@@ -1466,7 +1479,9 @@ def test_a_message_json_rpc_does_not_shape_so_is_answered(
     that is no object, InvalidRequest (-32600) with its id when it has a valid one (LSP's
     integer or string, of at most 4,300 digits), else id null; a ``NaN`` or ``Infinity``
     (no JSON, ``1e400`` too) Parse error (-32700), id null; a request holding an integer of
-    more digits (in its params) keeps its id. pygls answered none of them but ``NaN``, which
+    more digits (in its params) keeps its id, and so does one nested past 64 levels (valid
+    JSON: it was -32700 with id null, the client's request left unanswered): -32602 when the
+    deep value is in its params, else -32600. pygls answered none of them but ``NaN``, which
     it echoed as ``"id": NaN``; the session goes on."""
     import subprocess
 

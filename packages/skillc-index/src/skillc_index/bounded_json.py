@@ -43,6 +43,7 @@ __all__ = [
     "JsonRejected",
     "JsonTooDeep",
     "TooDeep",
+    "cut_where",
     "json_depth",
     "loads_bounded",
     "loads_cut",
@@ -184,6 +185,29 @@ def loads_cut(
         parse_float=_finite,
         parse_int=_bounded_int,
     )
+
+
+def cut_where(message: object) -> str | None:
+    """Where a JSON-RPC ``message`` read by :func:`loads_cut` holds :data:`TOO_DEEP`:
+    ``"request"`` (outside its ``params``), ``"params"``, or None (nowhere, or no object);
+    what a server answers such a request with, by its id (-32600, -32602). No recursion: a
+    stack of the arrays and objects to look in."""
+    if not isinstance(message, dict):
+        return None
+    for where, value in (
+        ("request", [each for key, each in message.items() if key != "params"]),
+        ("params", message.get("params")),
+    ):
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if item is TOO_DEEP:
+                return where
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+    return None
 
 
 # A token of JSON after blanks: an opening, a closing, a comma, a colon, a string's quote

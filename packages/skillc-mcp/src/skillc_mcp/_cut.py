@@ -16,8 +16,8 @@ from typing import Any
 
 from skillc_index.bounded_json import (
     MAX_JSON_DEPTH,
-    TOO_DEEP,
     JsonTooDeep,
+    cut_where,
     loads_bounded,
     loads_cut,
 )
@@ -49,30 +49,16 @@ def read_message(data: bytes | str, max_bytes: int) -> Any:
 
 
 def _marked(message: object) -> object:
-    """``message`` as a :class:`Cut` when it is an object holding a cut value."""
-    if not isinstance(message, dict):
+    """``message`` as a :class:`Cut` when it is an object holding a cut value
+    (:func:`~skillc_index.bounded_json.cut_where`)."""
+    where = cut_where(message)
+    if where is None or not isinstance(message, dict):
         return message
-    if _holds_cut([value for key, value in message.items() if key != "params"]):
-        code, what = INVALID_REQUEST, "Invalid Request"
-    elif _holds_cut(message.get("params")):
-        code, what = INVALID_PARAMS, "Invalid params"
-    else:
-        return message
+    code, what = (
+        (INVALID_PARAMS, "Invalid params")
+        if where == "params"
+        else (INVALID_REQUEST, "Invalid Request")
+    )
     cut = Cut(message)
     cut.cut = ProtocolError(code, f"{what}: nested deeper than {MAX_JSON_DEPTH} levels")
     return cut
-
-
-def _holds_cut(value: object) -> bool:
-    """Whether ``value`` is or holds :data:`~skillc_index.bounded_json.TOO_DEEP` (no
-    recursion: a stack of the arrays and objects to look in)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if item is TOO_DEEP:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False

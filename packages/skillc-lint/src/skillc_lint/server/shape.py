@@ -56,8 +56,11 @@ def loads(body: bytes | str, object_hook: Callable[[dict[str, Any]], Any]) -> An
     :func:`skillc_index.bounded_json.loads_bounded`: an integer of more than
     :data:`MAX_INT_DIGITS` digits reads as a :class:`~skillc_index.bounded_json.HugeInt`
     (the request around it keeps its id; a huge id is told by its type, :func:`valid_id`);
-    what is no JSON (``NaN``, ``1e400``, nested over 64 levels) raises :class:`NotJson`."""
-    from skillc_index.bounded_json import loads_bounded
+    what is no JSON (``NaN``, ``1e400``) raises :class:`NotJson`. A request nested over 64
+    levels is JSON all the same: it is an :class:`Undecoded` answered by its id (-32602 when
+    the deep value is in its ``params``, else -32600: :func:`_too_deep`), as the MCP server
+    answers one; anything else so deep (a notification, no id) is :class:`NotJson`."""
+    from skillc_index.bounded_json import JsonTooDeep, loads_bounded
     from skillc_lint.server.stream import MAX_MESSAGE_BYTES
 
     def hook(pairs: list[tuple[str, Any]]) -> Any:
@@ -70,8 +73,36 @@ def loads(body: bytes | str, object_hook: Callable[[dict[str, Any]], Any]) -> An
         return loads_bounded(body, max_bytes=MAX_MESSAGE_BYTES, object_pairs_hook=hook)
     except _Raised as raised:
         raise raised.args[0] from None
+    except JsonTooDeep as exc:
+        answered = _too_deep(body, MAX_MESSAGE_BYTES)
+        if answered is None:
+            raise NotJson(str(exc)) from None
+        return answered
     except ValueError as exc:  # the parser's, a bound's, a decoding's, a number's
         raise NotJson(str(exc)) from None
+
+
+def _too_deep(body: bytes | str, max_bytes: int) -> Undecoded | None:
+    """The request of ``body``, nested past the bound, to answer by its id; None when it is
+    no request with an id to answer with."""
+    from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
+
+    from skillc_index.bounded_json import MAX_JSON_DEPTH, cut_where, loads_cut
+
+    try:
+        message = loads_cut(body, max_bytes=max_bytes)
+    except ValueError:
+        return None
+    where = cut_where(message)
+    if where is None or not isinstance(message, dict) or not valid_id(message.get("id")):
+        return None
+    deep = f"nested deeper than {MAX_JSON_DEPTH} levels"
+    error = (
+        JsonRpcInvalidParams(f"params: {deep}")
+        if where == "params"
+        else (JsonRpcInvalidRequest(f"request: {deep}"))
+    )
+    return Undecoded(message["id"], str(message.get("method")), error)
 
 
 class _Raised(Exception):
