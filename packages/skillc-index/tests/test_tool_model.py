@@ -544,6 +544,17 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("parallel -j2 python3 :::: {{v}}", [("v", "code", "python3")]),
         ("parallel echo {} ::: a ::: {{v}}", []),
         ("parallel grep -e {} notes ::: {{v}}", []),
+        # a replacement string the table does not know is one too (`{-1}`, --plus's `{+/}`,
+        # `{##}`): the argument there, and at the end in case it is none
+        ("parallel sh -c {-1} ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus sh -c {+/} ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus sh -c '{##}' ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus 'sh -c {+.}' ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus {+/} ::: {{v}}", [("v", "code", "parallel")]),
+        ("parallel echo {-1} ::: {{v}}", []),
+        ("parallel sh -c 'echo {x}' -- ::: {{v}}", []),
+        ("parallel awk '{print $1}' ::: {{v}}", []),  # a blank: awk's code, a file name
+        ("parallel --plus sh -c {,} ::: {{v}}", [("v", "inline", "sh -c")]),
         # options whose argument is code: a command, or text holding {= perl =}
         ("parallel --limit {{v}} echo ::: a", [("v", "inline", "parallel --limit")]),
         ("parallel --ssh {{v}} -S h echo ::: a", [("v", "inline", "parallel --ssh")]),

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
+    _BRACED,
     _CLEARS,
     _EXECUTORS,
     _FD_ARGUMENT,
     _INTERPRETERS,
+    _REPLACEMENT,
     _RUNNERS,
     _SHELL,
     _SPLIT,
@@ -402,34 +404,32 @@ def _shell_end(
     return ends[0] if ends else len(line)
 
 
-#: A replacement string of GNU parallel in a word of its command (``{}``, ``{.}``, ``{/.}``,
-#: ``{#}``, ``{2}``, ``{2/}``, ``{=perl=}``): where it puts each argument after ``:::``.
-_REPLACEMENT = re.compile(r"\{(?:[0-9]*[./#%]*/?\.?|=.*=)\}", re.DOTALL)
-
-
 def _quoted_arguments(
     command: tuple[tuple[Fragment, ...], ...], arguments: tuple[tuple[Fragment, ...], ...]
 ) -> list[CodeValue]:
     """The code values of the ``arguments`` GNU parallel quotes (after its ``:::``) as its
     ``command`` (split as its shell splits it: ``'sh -c {}'``) runs them: each where it has a
-    replacement string (:data:`_REPLACEMENT`), else at its end (``parallel sh -c ::: X``
-    runs ``sh -c X``)."""
+    replacement string (any ``{...}``: :data:`_BRACED`), and at its end when none is one
+    :data:`_REPLACEMENT` knows (``parallel sh -c ::: X`` runs ``sh -c X``)."""
     line: list[tuple[Fragment, ...]] = []
     for word in command:
         literal = _literal(word)
         line += [word] if literal is None else list(parse_command(literal, 0)[0].words)
-    marked = [at for at, word in enumerate(line) if _REPLACEMENT.search(_head(word))]
+    marked = [at for at, word in enumerate(line) if _BRACED.search(_head(word))]
+    known = any(_REPLACEMENT.search(_head(line[at])) for at in marked)
     found: list[CodeValue] = []
     for argument in arguments:
         if _literal(argument) is not None:  # a separator, or an argument of no value
             continue
         argv = [argument if at in marked else word for at, word in enumerate(line)]
         ours = {id(f) for f in argument}
-        found += (
-            value
-            for value in _code_values(tuple(argv if marked else [*argv, argument]))
-            if id(value.placeholder) in ours
-        )
+        lines = ([argv] if marked else []) + ([] if known else [[*line, argument]])
+        for run in lines:
+            found += (
+                value
+                for value in _code_values(tuple(run))
+                if id(value.placeholder) in ours and value not in found
+            )
     return found
 
 

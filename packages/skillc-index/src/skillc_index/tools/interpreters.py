@@ -10,6 +10,7 @@ follows the program's own documentation of its options (``node --help``, ``pytho
 
 from __future__ import annotations
 
+import re
 from typing import Literal, NamedTuple
 
 __all__: list[str] = []
@@ -237,6 +238,16 @@ _SCRIPT_ARGUMENT = (
     "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing",
     "-m", "--logging-format", "-o", "--output-limit",
 )  # fmt: skip
+
+
+#: A replacement string of GNU parallel in a word of its command (``{}``, ``{.}``, ``{/.}``,
+#: ``{#}``, ``{2}``, ``{2/}``, ``{=perl=}``): where it puts each argument after ``:::``.
+_REPLACEMENT = re.compile(r"\{(?:[0-9]*[./#%]*/?\.?|=.*=)\}", re.DOTALL)
+
+#: Any ``{...}`` of no blank in a word: a replacement string :data:`_REPLACEMENT` may not
+#: know (``{-1}``, ``--plus``'s ``{+/}``, ``{##}``, ``--rpl``'s own) is read as one too, the
+#: argument also put at the end (not awk's ``'{print $1}'``: it has a blank).
+_BRACED = re.compile(r"\{[^{}\s]*\}|\{=.*=\}", re.DOTALL)
 
 
 #: GNU parallel's options that take the next word (``parallel --help``, its man page)
