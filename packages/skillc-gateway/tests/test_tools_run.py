@@ -1444,6 +1444,36 @@ def test_the_program_find_exec_runs_is_never_a_value(
     assert not marker.exists()
 
 
+def test_the_package_a_runner_runs_is_never_a_value(
+    run: Run, tmp_path: Path, kit: Callable[..., Path]
+) -> None:
+    """``uv tool run {{value}}``, ``uv -q run {{value}}``, ``npm x {{value}}``: skc knew a
+    package runner only with its subcommand as the very next word, so a value picked the
+    package installed and run. Each is refused (nothing runs, not even the runner: its
+    stand-in on PATH leaves a mark); a value as the program's argument is data."""
+    marker = tmp_path / "ran"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("uv", "npm", "bun"):
+        stand_in = bin_dir / name
+        stand_in.write_text(f'#!/bin/sh\necho "$@" >> {marker}\necho "$@"\n', encoding="utf-8")
+        stand_in.chmod(0o755)
+    rows = "| value | string | yes | v |\n"
+    commands = ("uv tool run", "uv -q run", "uv --directory d tool run", "npm x", "bun x")
+    kit(
+        *(
+            tool(f"t{at}", f"{bin_dir}/{command} {{{{value}}}}", rows)
+            for at, command in enumerate(commands)
+        ),
+        tool("argument", f"{bin_dir}/uv tool run ruff {{{{value}}}}", rows),
+    )
+    for at, command in enumerate(commands):
+        refused(run("run", "kit", f"t{at}", "value=evil-pkg"), "is the program", command.split()[0])
+    assert not marker.exists()
+    proc = run("run", "kit", "argument", "value=evil-pkg")
+    assert (proc.returncode, proc.stdout) == (0, "tool run ruff evil-pkg\n"), proc.stderr
+
+
 def test_watch_and_ssh_are_words_after_a_program_skc_does_not_know(
     run: Run, kit: Callable[..., Path]
 ) -> None:

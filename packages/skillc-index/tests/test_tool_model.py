@@ -535,6 +535,8 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("parallel -I XX echo XX ::: {{v}}", [("v", "code", "parallel")]),
         ("parallel --arg-sep ,, echo ,, {{v}}", [("v", "code", "parallel")]),
         ("npm run parallel -- {{v}}", []),  # a word after a program skc does not know
+        ("uv tool install {{v}}", []),  # no runner's subcommand: a package, not run
+        ("uv {{v}} run x", []),
         # ... but quoted, an argument is still the operand the command runs: at each
         # replacement string, else after the command's last word
         ("parallel sh -c ::: {{v}}", [("v", "inline", "sh -c")]),
@@ -695,6 +697,16 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
         ("npx --yes env {{v}}", ""),
         ("pnpm dlx {{v}}", ""),
         ("pipx run --spec x {{v}}", ""),
+        # ... with their options before the subcommand, and each subcommand that runs one
+        ("uv tool run {{v}}", ""),
+        ("uv -q run {{v}}", ""),
+        ("uv --directory d tool -q run --from x {{v}}", ""),
+        ("npm x {{v}}", ""),
+        ("npm --prefix p exec -- {{v}}", ""),
+        ("bun x {{v}}", ""),
+        ("pnpm exec {{v}}", ""),
+        ("pnpm -C d dlx {{v}}", ""),
+        ("yarn exec {{v}}", ""),
     ],
 )
 def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(

@@ -24,12 +24,12 @@ from skillc_index.tools.interpreters import (
     _FD_ARGUMENT,
     _INTERPRETERS,
     _REPLACEMENT,
-    _RUNNERS,
     _SHELL,
     _SPLIT,
     _WRAPPER_OPERANDS,
     _WRAPPERS,
     _Interpreter,
+    _runner,
 )
 
 if TYPE_CHECKING:
@@ -571,9 +571,8 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         if literal is None:
             continue
         name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
-        # a package runner's subcommand (`uv run`, `pnpm dlx`) makes it a wrapper
-        runner = _RUNNERS.get(name) if index + 1 < len(words) else None
-        runner = f"{name} {runner}" if runner and _literal(words[index + 1]) == runner else None
+        # a package runner's subcommand (`uv run`, `uv -q tool run`) makes it a wrapper
+        runner = _runner(name, map(_literal, words[index + 1 :]))  # lazy: read while needed
         known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS or bool(runner)
         # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
         runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
@@ -591,7 +590,7 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
             target = _direct_program(words, index, _INTERPRETERS[name])
         if name in _WRAPPERS or runner:
-            at, wrapper = (index + 1, runner) if runner else (index, name)
+            at, wrapper = (index + runner[0], runner[1]) if runner else (index, name)
             target, assignments, clears = _wrapped_program(words, at, wrapper)
             environment.update(dict.fromkeys(assignments, shown))
         targets = [target] if target < len(words) else []

@@ -11,6 +11,7 @@ follows the program's own documentation of its options (``node --help``, ``pytho
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 __all__: list[str] = []
@@ -388,9 +389,48 @@ _UV_ARGUMENT = (
 #: npx's, ``npm exec``'s, ``pnpm dlx``'s, ``yarn dlx``'s and bunx's options taking an argument.
 _NPX_ARGUMENT = ("-p", "--package", "--call", "--registry", "--cache", "--userconfig")
 
+#: npm's, pnpm's, yarn's and bun's options before a subcommand that take an argument.
+_JS_GLOBAL = ("--prefix", "-C", "--dir", "-w", "--workspace", "-F", "--filter", "--cwd",
+    "--registry", "--cache", "--userconfig", "--reporter", "-c", "--config")  # fmt: skip
+
 #: Package runners whose subcommand runs a package's program, its first operand then
-#: (``uv run``, ``pipx run``, ``pnpm dlx``, ``npm exec``, ``yarn dlx``: :data:`_WRAPPERS`).
-_RUNNERS = {"uv": "run", "pipx": "run", "pnpm": "dlx", "npm": "exec", "yarn": "dlx"}
+#: (``uv run``, ``uv tool run``, ``pnpm dlx``, ``npm x``...: each the :data:`_WRAPPERS`
+#: entry it is), with their options that take an argument, which may come before the
+#: subcommand or between its words (``uv -q --directory d run``, ``uv tool -q run``).
+_RUNNERS: dict[str, tuple[dict[tuple[str, ...], str], tuple[str, ...]]] = {
+    "uv": ({("run",): "uv run", ("tool", "run"): "uvx"}, _UV_ARGUMENT),
+    "pipx": ({("run",): "pipx run"}, ("--python",)),
+    "pnpm": ({("dlx",): "pnpm dlx", ("exec",): "pnpm exec"}, _JS_GLOBAL),
+    "npm": ({("exec",): "npm exec", ("x",): "npm exec"}, _JS_GLOBAL),
+    "yarn": ({("dlx",): "yarn dlx", ("exec",): "yarn exec"}, _JS_GLOBAL),
+    "bun": ({("x",): "bunx"}, _JS_GLOBAL),
+}
+
+
+def _runner(name: str, following: Iterable[str | None]) -> tuple[int, str] | None:
+    """Whether the program ``name``, followed by the words ``following`` (their literal
+    text, None for one holding a value), is a package runner given its subcommand
+    (:data:`_RUNNERS`): how many words after it that subcommand's last one stands, and the
+    :data:`_WRAPPERS` entry it is; else None."""
+    if name not in _RUNNERS:
+        return None
+    subcommands, takes = _RUNNERS[name]
+    said: tuple[str, ...] = ()
+    skip = False
+    for offset, literal in enumerate(following, 1):
+        if skip or literal is None or literal == "--":
+            if not skip:
+                return None
+            skip = False
+        elif len(literal) > 1 and literal[0] == "-":
+            skip = literal in takes
+        else:
+            said += (literal,)
+            if said in subcommands:
+                return offset, subcommands[said]
+            if not any(words[: len(said)] == said for words in subcommands):
+                return None
+    return None
 
 
 #: Programs that run another program, their first operand (after the options named here and
@@ -424,6 +464,7 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "uvx": _UV_ARGUMENT, "uv run": _UV_ARGUMENT, "pipx run": ("--spec", "--python",
     "--pip-args", "--index-url"), "npx": _NPX_ARGUMENT, "npm exec": _NPX_ARGUMENT,
     "pnpm dlx": _NPX_ARGUMENT, "yarn dlx": _NPX_ARGUMENT, "bunx": _NPX_ARGUMENT,
+    "pnpm exec": _JS_GLOBAL, "yarn exec": (),
     "setpriv": (
         "--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid",
         "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label",
