@@ -162,12 +162,15 @@ def test_a_gate_that_scores_no_case_of_skills_with_cases_fails(
     assert "the skills behind its router are not scored" in done.stderr
 
 
+@pytest.mark.parametrize("through", ["runtime", "store"])
 def test_a_routes_entry_leading_out_of_its_base_is_not_behind_its_router(
-    eval_json: Any, project: Path, tmp_path: Path, write_skill: Any
+    eval_json: Any, project: Path, tmp_path: Path, write_skill: Any, through: str
 ) -> None:
     """A route manifest (a checkout's) whose parked deployment links to another project's
-    runtime put that project's skill and its cases in ``eval --path .claude/skills``; an
-    entry leading out of the route's base is none of the route's skills."""
+    runtime put that project's skill and its cases in ``eval --path .claude/skills``; so did
+    one linking to this project's runtime whose store entry is a link to the other's
+    (``.skillc/skills/s -> /elsewhere/.skillc/skills/s``). An entry whose skill is out of the
+    route's base is none of the route's skills."""
     other = tmp_path / "other"
     skill = write_skill(other / ".skillc" / "skills" / "s", description="Run the payroll.")
     _cases(skill, ["private payroll query"])
@@ -175,10 +178,15 @@ def test_a_routes_entry_leading_out_of_its_base_is_not_behind_its_router(
     (project / ".claude" / "skills").mkdir(parents=True)
     parked = project / ".skillc" / "router" / "claude" / "s"
     parked.parent.mkdir(parents=True)
-    parked.symlink_to(other / ".skillc" / "runtime" / "s")
+    runtime = (other if through == "runtime" else project) / ".skillc" / "runtime" / "s"
+    if through == "store":
+        runtime.mkdir(parents=True)
+        (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+        (project / ".skillc" / "skills" / "s").symlink_to(skill)
+    parked.symlink_to(runtime)
     info = parked.lstat()
     entry = {"name": "s", "kind": "deployment", "dev": info.st_dev, "ino": info.st_ino,
-             "content": f"link:{other}/.skillc/runtime/s"}  # fmt: skip
+             "content": f"link:{runtime}"}  # fmt: skip
     manifest = {"version": 1, "agent": "claude", "folder": ".claude/skills",
                 "state": "installed", "router_sha256": "0" * 64, "entries": [entry],
                 "runtimes": [], "runtimes_held": {}, "made": [], "gitignore": [],

@@ -350,6 +350,7 @@ def routes_of_folders(
     from skillc_index.route.manifest import is_ours
 
     wanted = {os.path.realpath(folder) for folder in folders}
+    global_runtime = real_path(layout.runtime_store("global"))
     unread: list[SkillcError] = []
     found: list[Routed] = []
     for place, recorded in _routes(layout, layout.scopes(), unread):
@@ -367,6 +368,10 @@ def routes_of_folders(
             if not inside(real, base):  # a manifest a checkout ships may name any folder
                 continue
             source = real if record.kind == "folder" else deployed_source(real, layout)
+            source = None if source is None else os.path.realpath(source)
+            # its store skill too (`skills/s -> /elsewhere`), but what `build --global` built
+            if source is not None and not (inside(source, base) or inside(real, global_runtime)):
+                continue
             if source is not None and source not in sources:
                 sources.append(source)
         router = place.router if (place.router / ROUTER_MARK).is_file() else None
