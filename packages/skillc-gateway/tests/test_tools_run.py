@@ -928,7 +928,7 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
     waits = itertools.count()
     threads = set(threading.enumerate())
 
-    def ended(pid: int, timeout: float | None) -> bool:
+    def ended(process: subprocess.Popen[bytes], timeout: float | None) -> bool:
         number = next(waits)
         if number == 0:  # the run's time is up once the tool ignores SIGTERM
             deadline = time.monotonic() + 120
@@ -938,7 +938,7 @@ def test_ctrl_c_in_the_sigterm_grace_kills_the_tool(
             return False
         if number == 1:  # Ctrl-C in the SIGTERM grace
             raise KeyboardInterrupt
-        return real_ended(pid, timeout)
+        return real_ended(process, timeout)
 
     monkeypatch.setattr(_process, "ended", ended)
     try:
@@ -1119,6 +1119,42 @@ def test_a_second_ctrl_c_waits_for_the_cleanup(
             os.kill(child, signal.SIGKILL)
 
 
+@pytest.mark.parametrize("timeout", [60.0, 0.5])
+def test_with_no_waitid_the_tool_is_reaped_then_its_group_killed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, timeout: float
+) -> None:
+    """macOS has ``os.waitid`` only from Python 3.13: ``skc run`` and ``eval --live`` died of
+    an ``AttributeError`` there. Without it the tool is reaped as it ends (its status kept)
+    and what is left of its group killed then, as before: a real program, no ``/proc``
+    markers (macOS has none), only the group kill can end the child it leaves behind."""
+    from skillc_gateway import _runner
+    from skillc_gateway._runner import HeadTail, run_in_group
+
+    monkeypatch.delattr(os, "waitid")
+    monkeypatch.setattr(_runner, "_marked", lambda marker: [])
+    monkeypatch.setattr(_runner, "KILL_GRACE", 1.0)
+    pidfile = tmp_path / "child.pid"
+    leave = f"sleep 120 >/dev/null 2>&1 & echo $! > {shlex.quote(str(pidfile))}; echo out; "
+    leave += "sleep 30; exit 3" if timeout < 1 else "exit 3"
+    output = HeadTail()
+    began = time.monotonic()
+    code, timed_out = run_in_group(
+        ["sh", "-c", leave], [output], env={"PATH": "/usr/bin:/bin"}, timeout=timeout
+    )
+    child = int(pidfile.read_text())
+    try:
+        assert (code, timed_out) == ((143, True) if timeout < 1 else (3, False))
+        assert output.text() == ("out\n", False)
+        assert time.monotonic() - began < 10
+        deadline = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _alive(child)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+
+
 def _sigterm_handled() -> None:
     if signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
         pytest.skip("SIGTERM is ignored here: skc leaves it so, as a shell does")
@@ -1233,17 +1269,17 @@ def test_a_tool_that_will_not_die_is_let_go(ctrl_c: None, monkeypatch: pytest.Mo
     real = subprocess.Popen
     real_ended = _process.ended
     started: list[subprocess.Popen[bytes]] = []
-    waited: list[int] = []
+    waited: list[subprocess.Popen[bytes]] = []
     unbounded: list[str] = []
 
     def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
         started.append(real(*args, **kwargs))
         return started[-1]
 
-    def stuck(pid: int, timeout: float | None) -> bool:
-        waited.append(pid)
-        if waited.count(pid) == 1:  # the tool's own end
-            return real_ended(pid, timeout)
+    def stuck(process: subprocess.Popen[bytes], timeout: float | None) -> bool:
+        waited.append(process)
+        if waited.count(process) == 1:  # the tool's own end
+            return real_ended(process, timeout)
         if timeout is None:
             unbounded.append("the cleanup waited with no bound")
             timeout = 3.0

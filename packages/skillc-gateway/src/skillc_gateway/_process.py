@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -198,15 +199,24 @@ def raise_held(came: Sequence[int]) -> None:
         raise KeyboardInterrupt
 
 
-def ended(pid: int, timeout: float | None) -> bool:
-    """Wait at most ``timeout`` seconds (None: as long as it takes) for the child ``pid`` to
-    end, and whether it did, without reaping it (``waitid`` with ``WNOWAIT``): while it is a
-    zombie its pid, and the group id it leads, are nobody else's, so ``killpg`` of that
+def ended(process: subprocess.Popen[bytes], timeout: float | None) -> bool:
+    """Wait at most ``timeout`` seconds (None: as long as it takes) for the child ``process``
+    to end, and whether it did, without reaping it (``waitid`` with ``WNOWAIT``): while it is
+    a zombie its pid, and the group id it leads, are nobody else's, so ``killpg`` of that
     group reaches only what is left of its own (once reaped, the kernel may give the pid to
     another process, another group's leader). Waits on its pidfd where there is one (Linux
-    5.3+), else looks every 20 ms. A child already reaped has ended."""
+    5.3+), else looks every 20 ms. A child already reaped has ended. Where Python has no
+    ``os.waitid`` (macOS before 3.13) it is reaped as it ends (``Popen.wait``) and its group
+    killed after, as before (:func:`~skillc_gateway._runner._unreaped`)."""
     import select
 
+    if not hasattr(os, "waitid"):
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+    pid = process.pid
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         watched: int | None = os.pidfd_open(pid)

@@ -433,11 +433,17 @@ def _marked(marker: bytes) -> list[int]:
     return [int(e.name) for e in entries if e.name.isdigit() and _marks(int(e.name), marker)]
 
 
-def _unreaped(pid: int) -> bool:
-    """Whether the child ``pid`` is not reaped yet: running, or a zombie (``waitid`` with
-    ``WNOWAIT`` reaps none), so its pid still leads its own group and no other."""
+def _unreaped(process: subprocess.Popen[bytes]) -> bool:
+    """Whether the child ``process`` is not reaped yet: running, or a zombie (``waitid`` with
+    ``WNOWAIT`` reaps none), so its pid still leads its own group and no other. Always where
+    Python has no ``os.waitid`` (macOS before 3.13): the tool was reaped as it ended
+    (:func:`~skillc_gateway._process.ended`), its group is killed after all the same."""
+    if not hasattr(os, "waitid"):
+        return True
+    if process.returncode is not None:  # (reaped in this thread only)
+        return False
     try:
-        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
     except ChildProcessError:
         return False
     return True
@@ -453,7 +459,7 @@ def _signal_run(
     With ``until_gone``, again until none is left (a process may fork while it is killed)."""
     from skillc_gateway._process import send_checked
 
-    if process.returncode is None and _unreaped(process.pid):  # (reaped in this thread only)
+    if _unreaped(process):
         with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
             os.killpg(process.pid, signum)
     for _ in range(100 if until_gone else 1):
@@ -521,7 +527,7 @@ def _end_run(process: subprocess.Popen[bytes], marker: bytes, forwarding: Forwar
         forwarding.settle()
         with signals_held() as came:
             _signal_run(process, marker, signal.SIGKILL, until_gone=True)
-            if process.returncode is None and ended(process.pid, KILL_GRACE):
+            if process.returncode is None and ended(process, KILL_GRACE):
                 process.wait()  # reaped once its group is killed
     except BaseException:
         _signal_run(process, marker, signal.SIGKILL)
@@ -595,12 +601,12 @@ def run_in_group(
             forwarding.start(lambda signum: _signal_run(process, marker, signum))
             # waited for unreaped (a zombie): its group killed below is its own, not that of
             # another process given its pid since (_end_run reaps it)
-            if not ended(process.pid, max(deadline - time.monotonic(), 0)):
+            if not ended(process, max(deadline - time.monotonic(), 0)):
                 timed_out = True
                 _signal_run(process, marker, signal.SIGTERM)
-                if not ended(process.pid, KILL_GRACE):
+                if not ended(process, KILL_GRACE):
                     _signal_run(process, marker, signal.SIGKILL)
-                    ended(process.pid, None)
+                    ended(process, None)
             # The program has ended: what is left of its run (background children) goes now,
             # not at the deadline (an agent's `sleep 1000 &` held the pipe, every run took the
             # whole timeout); what they wrote is in the pipes, read to its end. Only a process
@@ -611,7 +617,7 @@ def run_in_group(
         except BaseException as stopped:  # Ctrl-C (its own session: missed), SIGTERM...
             forwarding.settle()
             if process is not None and isinstance(stopped, Stopped):  # the tool's grace, as
-                ended(process.pid, KILL_GRACE)  # at a timeout
+                ended(process, KILL_GRACE)  # at a timeout
             raise
         finally:
             if process is not None:
