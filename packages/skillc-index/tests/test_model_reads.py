@@ -13,7 +13,7 @@ import pytest
 from skillc_index import Layout
 from skillc_index.files import within
 from skillc_index.inventory.folders import in_project, search_roots
-from skillc_index.inventory.reads import PathNotSearched, confine, model_folders
+from skillc_index.inventory.reads import PathNotSearched, confine, model_folders, readable
 
 
 def _readable(layout: Layout, path: Path) -> bool:
@@ -75,6 +75,30 @@ def test_the_homes_links_and_the_repositorys_folders_stay_whole(
         assert not in_project(tmp_path / "users" / "x", started)
         assert not _readable(started, tmp_path / "users" / "x")
         assert _readable(started, home / "x")
+
+
+@pytest.mark.parametrize("variable", ["HOME", "SKILLC_HOME"])
+def test_a_home_that_is_the_root_counts_for_skillc_and_agent_folders_only(
+    project: Path, tmp_path: Path, variable: str
+) -> None:
+    """``HOME=/`` (a container user with no home entry, a service manager's) or
+    ``SKILLC_HOME=/``: the home counted whole, so a model read the whole disk
+    (``/etc/passwd``). Such a home counts only for its ``.skillc`` and its agent folders."""
+    env = {"HOME": str(tmp_path / "me"), variable: "/"}
+    started = Layout.discover(project, env) if os.geteuid() == 0 else None
+    if started is None:  # (another user's `/` is a foreign skillc home: E999 before this)
+        from dataclasses import replace
+
+        started = replace(
+            Layout.discover(project, {"SKILLC_HOME": str(tmp_path / "h")}), home=Path("/")
+        )
+    assert started.home == Path("/")
+    allowed = model_folders(started, search_roots(started))
+    assert Path("/") not in allowed
+    for path in (Path("/etc/passwd"), Path("/"), tmp_path / "elsewhere"):
+        assert not readable(path, allowed), path
+    for path in (Path("/.skillc/skills/x/SKILL.md"), Path("/.claude/skills/x"), project / "x"):
+        assert readable(path, allowed), path
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")

@@ -83,15 +83,19 @@ def model_folders(layout: Layout, roots: Sequence[Root]) -> tuple[Path, ...]:
     """The folders a model may read (:func:`confine`): the working folder, the home, the
     folders of ``roots`` (the inventory's: :func:`skill_folders`), the
     ``$SKILL_ROUTING_ROOTS`` folders and the project; the working folder and the project
-    only when neither is ``/`` nor holds the home folder (a server started in ``/``)."""
+    only when neither is ``/`` nor holds the home folder (a server started in ``/``); a
+    home (``$SKILLC_HOME`` when set) that is ``/`` (``HOME=/``: a service's, a container
+    user's with no home entry) or holds the user's home only for its ``.skillc`` (its
+    agent folders are among ``roots``)."""
     from skillc_index.inventory.folders import holds_home, routing_roots
 
     # `/` or a folder holding the home (`/home`) is no project (:func:`~.folders.holds_home`)
     cwd = () if holds_home(layout.cwd, layout) else (layout.cwd,)
     root = layout.project_root
     project = () if root is None or holds_home(root, layout) else (root,)
+    home = layout.global_dir if holds_home(layout.home, layout) else layout.home
     read = skill_folders(layout, roots)
-    return (*cwd, layout.home, *read, *map(Path, routing_roots()), *project)
+    return (*cwd, home, *read, *map(Path, routing_roots()), *project)
 
 
 def skill_folders(layout: Layout, roots: Sequence[Root]) -> list[Path]:
