@@ -297,6 +297,28 @@ def test_a_label_escapes_what_reorders_or_shows_nothing_as_the_frontmatter_does(
     assert one_line("a\u202eb \t\n c") == "a\u202eb c"  # one line, nothing escaped
 
 
+def test_a_label_keeps_what_is_its_script_s_own() -> None:
+    """A zero-width space between two Thai or CJK letters (a word break), an ideographic
+    variation selector after a CJK ideograph, a non-joiner between two Hebrew letters and a
+    Mongolian vowel separator between two Mongolian letters are their script's own: the stub
+    lists them as written (s50 unicode3: each was an escape); beside ASCII, doubled, after a
+    second selector each is escaped still (``deceptive.hides``)."""
+    from skillc_index.text import stub_label
+
+    own = [
+        "\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22",
+        "\u65e5\u672c\u8a9e\u200b\u306e",
+        "\u845b\U000e0100\u57ce",
+        "\u05d5\u200c\u05d5",
+        "\u1833\u180e\u1820",
+    ]
+    assert [stub_label(text) for text in own] == own
+    assert stub_label("Zero\u200b\u0e44\u0e17\u0e22") == "Zero\\u200b\u0e44\u0e17\u0e22"
+    assert stub_label("\u0e44\u200b\u200b\u0e44") == "\u0e44\\u200b\\u200b\u0e44"
+    assert stub_label("\u845b\U000e0100\U000e0101") == "\u845b\U000e0100\\U000e0101"
+    assert stub_label("x\u180e\u1820") == "x\\u180e\u1820"
+
+
 def test_a_built_stub_lists_a_bidi_heading_escaped(cli: Callable[..., Any], project: Path) -> None:
     """``skillc-index build`` of the audit's skill (r6): the deployed stub holds no
     bidirectional control or zero-width space, in its list as in its frontmatter, and keeps

@@ -10,9 +10,11 @@ hide (:data:`CONTEXTUAL`: a name ``نامه\u200c`` must not read as ``نامه`
 SKL901 reports, and the stub escapes in its labels, each only where it hides something
 (:func:`hides`): in code (a code block or span, a link's destination, a file or folder name)
 every one but an emoji's joiner and selector; in prose not a non-joiner after a Persian word
-or an Indic virama, a right-to-left mark placing punctuation beside right-to-left text, a
-soft hyphen inside a word of letters (the script's own). :func:`hidden_escaped` writes those
-as escapes.
+or an Indic virama or between two Hebrew letters, a right-to-left mark placing punctuation
+beside right-to-left text, a soft hyphen inside a word of letters, a zero-width space
+between two Thai, Lao, Khmer, Myanmar or CJK letters, a Mongolian vowel separator between
+two Mongolian letters, an ideographic variation selector after a CJK ideograph (the
+script's own). :func:`hidden_escaped` writes those as escapes.
 
 **Look-alikes** (:func:`looks_ascii`): characters that look like an ASCII letter, digit or
 hyphen and are none (Cyrillic ``р``, the Kelvin sign, a full-width ``ｐ``, an en dash): a
@@ -121,14 +123,20 @@ _UNJOINED = f"(?<={_JOINER})(?:(?<![{_JOINS}]{_JOINER})|(?![{_JOINS}]))"
 #: A joiner of an emoji sequence (after it, looking back): a zero-width joiner between two
 #: emoji (``\u2764\ufe0f\u200d\U0001f525``).
 _IN_EMOJI = f"(?<=[{_EMOJI}]\u200d)(?=[{_EMOJI}])"
+#: Hebrew's letters and (:data:`_HEBREW_POINTS`) its points: Yiddish and Hebrew typesetting
+#: put a joiner or a non-joiner between two letters (``ו\u200cו``, not the ligature ``װ``).
+_HEBREW = "\u05d0-\u05ea\u05ef-\u05f2\ufb1d-\ufb28\ufb2a-\ufb4f"
+_HEBREW_POINTS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
 #: A joiner that hides in prose (SKL901; after it, looking back): any but one of an emoji
 #: sequence, one after a letter or mark of a script that needs it before a space, a tab or a
 #: line's end (a Persian word's non-joiner, ``نامه\u200c ها``, one after an Indic virama,
-#: ``क्\u200c और``, a Malayalam chillu's joiner), and one between two letters of such a script
-#: (``می\u200cخواهم``). So a joiner next to ASCII (``deploy\u200d``, ``فایل\u200cPDF``), after a
-#: space (``x \u200cنامه``), before a no-break space or joining nothing (``a café\u200d``) hides.
+#: ``क्\u200c और``, a Malayalam chillu's joiner), one between two letters of such a script
+#: (``می\u200cخواهم``) and one between two Hebrew letters (``ו\u200cו``). So a joiner next to
+#: ASCII (``deploy\u200d``, ``فایل\u200cPDF``), after a space (``x \u200cنامه``), before a
+#: no-break space or joining nothing (``a café\u200d``, ``שלום\u200c here``) hides.
 _JOINS_NOTHING = (
     f"(?<={_JOINER})(?!{_IN_EMOJI})(?!(?<=[{_SCRIPTS}]{_JOINER})(?:[{_SCRIPTS} \t\r\n]|\\Z))"
+    f"(?!(?<=[{_HEBREW}{_HEBREW_POINTS}]{_JOINER})[{_HEBREW}])"
 )
 #: A joiner that hides in code (after it, looking back): any but one of an emoji sequence or
 #: one between two letters of a script that needs it (a Persian file name ``می\u200cخ.txt``:
@@ -157,6 +165,9 @@ _RTL = re.compile(
     "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
 )
 _LINE_BREAK = re.compile("[\n\r]")
+#: The CJK ideographs (Han: the unified ones, extensions A to I, the compatibility ones): what
+#: an ideographic variation selector (U+E0100-U+E01EF) selects a glyph of (``葛\U000e0100``).
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 #: What may stand before or after a word in a sentence (``(Ge\u00adbäu\u00adde).``): taken
 #: off before :func:`hides` asks whether a soft hyphen's word is made of letters only.
 _SENTENCE_MARKS = ".,;:!?'\"()[]{}*_\u00ab\u00bb\u2018\u2019\u201c\u201d\u201e\u2026"
@@ -167,6 +178,24 @@ _CONTEXTS = {
     "code joiner": f"{_JOINER}{_JOINS_IN_CODE}",
     "selector": f"[\ufe00-\ufe0f]{_NO_VARIANT}",
     "mark": "(?<=[!-~])[\u061c\u200e\u200f](?=[!-~])",
+    # The scripts of :data:`_AT_HOME` (each a class of one character, its letters and marks
+    # among the block's digits and signs, which :func:`_between_letters` leaves out).
+    "Thai": "[\u0e01-\u0e4e]",
+    "Lao": "[\u0e81-\u0edf]",
+    "Khmer": "[\u1780-\u17dd]",
+    "Myanmar": "[\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f]",
+    "CJK": f"[\u3005\u3041-\u30ff\u31f0-\u31ff\uac00-\ud7a3\uff66-\uff9f{_HAN}]",
+    "Mongolian": "[\u180b-\u180d\u180f\u1820-\u1878\u1880-\u18aa]",
+    "ideograph": f"[{_HAN}]",
+}
+#: The characters that show as nothing which, in prose, stand between two letters of a
+#: script as its own (:func:`_between_letters`): the zero-width space between two letters of
+#: a script written without spaces between its words, where it marks a word's end (a line
+#: may break there: ``ภาษา\u200bไทย``, ``日本語\u200bの``), and the Mongolian vowel separator
+#: between two Mongolian letters (it shapes a final ``ᠠ`` or ``ᠡ``: ``ᠭᠠᠵᠠᠷ`` ``ᠳ\u180eᠠ``).
+_AT_HOME = {
+    "\u200b": ("Thai", "Lao", "Khmer", "Myanmar", "CJK"),
+    "\u180e": ("Mongolian",),
 }
 _COMPILED: dict[str, re.Pattern[str]] = {}
 
@@ -185,8 +214,12 @@ def hides(text: str, at: int, *, code: bool = False) -> bool:
     hides but a variation selector after an emoji (or a symbol, CJK: one it selects a variant
     of), a zero-width joiner inside an emoji sequence and a joiner between two letters of a
     script that needs one: code holds no other non-joiner, soft hyphen or bidirectional
-    mark of its own. In prose, a joiner of a script that needs it
-    (:data:`_JOINS_NOTHING`) does not hide either, nor a soft hyphen between two lowercase (or
+    mark of its own. In prose, a joiner of a script that needs it or between two Hebrew
+    letters (:data:`_JOINS_NOTHING`) does not hide either, nor a zero-width space between two
+    letters of Thai, Lao, Khmer, Myanmar or CJK, a word break (``ภาษา\u200bไทย``), nor a
+    Mongolian vowel separator between two Mongolian letters (:data:`_AT_HOME`), nor an
+    ideographic variation selector (U+E0100-U+E01EF) right after a CJK ideograph
+    (``葛\U000e0100``; not after another selector), nor a soft hyphen between two lowercase (or
     caseless) letters of a word made of letters only (a hyphenation hint,
     ``Donaudampf\u00adschifffahrt,``; not ``req\u00aduests.sh``, ``v2\u00ad0``,
     ``Deploy\u00adAll``),
@@ -202,6 +235,10 @@ def hides(text: str, at: int, *, code: bool = False) -> bool:
         return _context("selector").match(text, at) is not None
     if code:
         return True
+    if char in _AT_HOME:
+        return not _between_letters(text, at, _AT_HOME[char])
+    if "\U000e0100" <= char <= "\U000e01ef":
+        return not (at > 0 and _context("ideograph").match(text[at - 1]))
     if char == "\u00ad":
         return not _hyphenation_hint(text, at)
     if ord(char) in BIDI_MARKS:
@@ -211,6 +248,17 @@ def hides(text: str, at: int, *, code: bool = False) -> bool:
             return True
         return not _beside_rtl(text, at)
     return True
+
+
+def _between_letters(text: str, at: int, scripts: tuple[str, ...]) -> bool:
+    """Whether the character at ``at`` stands after a letter or mark of one of ``scripts``
+    (names of :data:`_CONTEXTS`) and before a letter of the same script."""
+    if not 0 < at < len(text) - 1:
+        return False
+    before, after = text[at - 1], text[at + 1]
+    if not (_lettered(before) and after.isalpha()):
+        return False
+    return any(_context(s).match(before) and _context(s).match(after) for s in scripts)
 
 
 def _hyphenation_hint(text: str, at: int) -> bool:
