@@ -603,6 +603,27 @@ def test_sources_pattern_is_bounded_and_a_run_of_unclosed_brackets_is_literal(
     assert gateway("sources", "demo", "--pattern", "[" * 512).returncode == 0
 
 
+def test_sources_pattern_typed_composed_finds_a_name_written_decomposed(
+    cli: Callable[..., Run], demo: Path
+) -> None:
+    """``sources --pattern 'résumé*'`` typed composed (NFC) listed nothing where a Mac wrote
+    the file's name decomposed (NFD), as ``list --pattern`` composes both sides (s50
+    unicode3): both are compared composed, the name listed as it is on disk. A pattern
+    typed decomposed finds it too; ``resume*`` (no accents) does not."""
+    decomposed = "re\u0301sume\u0301-guide.md"
+    (demo / "references" / decomposed).write_text("# R\n", encoding="utf-8")
+    gateway = cli("skillc-gateway", script=True)
+    for pattern in ("r\u00e9sum\u00e9*", "re\u0301sume\u0301*", "references/r\u00e9sum\u00e9-*.md"):
+        done = gateway("sources", "demo", "--pattern", pattern, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        children = json.loads(done.stdout)["tree"]["children"]
+        assert [child["path"] for child in children] == ["references"], pattern
+        files = [child["path"] for child in children[0]["children"]]
+        assert files == [f"references/{decomposed}"], pattern
+    done = gateway("sources", "demo", "--pattern", "resume*", "--format", "json")
+    assert json.loads(done.stdout)["tree"].get("children", []) == []
+
+
 def test_sources_lists_skill_md_first_within_the_default_limit(
     gateway: Run, demo: Path, resolved: ResolvedSkill
 ) -> None:

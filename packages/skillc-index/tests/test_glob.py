@@ -202,3 +202,19 @@ def test_a_name_glob_follows_a_segments_rules(pattern: str, name: str, hit: bool
     """``list --pattern`` matches with :func:`glob.name_match`, one matcher with ``sources``'
     globs: a segment's rules, ``/`` a character as any other."""
     assert glob.name_match(name, pattern) is hit
+
+
+def test_a_typed_glob_and_a_name_glob_compare_composed() -> None:
+    """A pattern a user typed (``sources --pattern``, ``list --pattern``) and the path or name
+    it is matched with are compared composed (NFC): ``résumé*`` typed finds the
+    ``re\u0301sume\u0301.md`` a Mac wrote, a pattern typed decomposed the name written composed
+    (s50 unicode3: ``sources`` compared bytes). A ``.gitignore`` line is compared as written,
+    as git does; ``resume*`` (no accent) matches neither."""
+    decomposed, typed = "docs/re\u0301sume\u0301.md", "r\u00e9sum\u00e9*"
+    assert glob.Glob(typed, typed=True).match(decomposed)
+    assert glob.Glob("docs/re\u0301sume\u0301.*", typed=True).match("docs/r\u00e9sum\u00e9.md")
+    assert not glob.Glob(typed).match(decomposed)  # a .gitignore line: as written
+    assert not glob.Glob("resume*", typed=True).match(decomposed)
+    assert glob.name_match("re\u0301sume\u0301-notes", typed)
+    assert glob.name_match("r\u00e9sum\u00e9-notes", "re\u0301sume\u0301-*")
+    assert not glob.name_match("re\u0301sume\u0301-notes", "resume*")

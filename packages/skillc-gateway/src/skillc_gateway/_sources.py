@@ -193,7 +193,9 @@ def source_tree(
     files exclude it, as ``open`` refuses such a file: :func:`~skillc_index.glob.refusal`);
     ``depth`` counts from there.
     ``pattern`` is a gitignore-style glob (``*.md``, ``references/**``) matched against paths
-    relative to the skill root; folders are shown when they hold a matching file. ``limit`` 0
+    relative to the skill root, both composed (``résumé*`` typed matches a name a Mac wrote
+    decomposed: :class:`~skillc_index.glob.Glob`'s ``typed``); folders are shown when they
+    hold a matching file. ``limit`` 0
     or None: every entry. E100 for a value of the wrong type, a ``depth`` below 1 or a
     ``limit`` below 0, as the command line and the MCP tool refuse them
     (:func:`~skillc_index.operation.checked_values`).
@@ -234,7 +236,7 @@ def source_tree(
     if pattern:
         from skillc_index.glob import Glob
 
-        glob = Glob(pattern)  # gitignore rules, matched without backtracking
+        glob = Glob(pattern, typed=True)  # gitignore rules, no backtracking, composed
         files = [f for f in files if glob.match(f"{base}/{f}" if base else f)]
     root = _build(files, root_name, base)
     deepest = MAX_DEPTH if depth is None else min(depth, MAX_DEPTH)

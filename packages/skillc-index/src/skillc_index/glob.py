@@ -208,16 +208,30 @@ def name_match(name: str, pattern: str) -> bool:
     """Whether ``name`` (a skill's, not a path: ``/`` is a character as any other) matches the
     glob ``pattern``, by the rules of one segment of a :class:`Glob`: ``*``, ``?``, ``[...]``
     (``!`` or ``^`` negates), ``\\`` escapes the next character, case kept; a lone trailing
-    ``\\`` matches nothing. Without backtracking, as :class:`Glob` (a pattern of unclosed
-    ``[`` is read in one pass, where :func:`fnmatch.translate` rescans the rest per ``[``)."""
-    tokens = _name_tokens(pattern)
-    return tokens is not None and _wildcard(tokens, name, "*", _token_matches)
+    ``\\`` matches nothing; both composed, as a typed :class:`Glob` (``café*`` typed matches
+    the ``cafe\u0301-notes`` a Mac wrote). Without backtracking, as :class:`Glob` (a pattern
+    of unclosed ``[`` is read in one pass, where :func:`fnmatch.translate` rescans the rest
+    per ``[``)."""
+    from skillc_index.text import composed
+
+    tokens = _name_tokens(composed(pattern))
+    return tokens is not None and _wildcard(tokens, composed(name), "*", _token_matches)
 
 
 class Glob:
-    """One compiled pattern; :meth:`match` takes a relative POSIX path of a file."""
+    """One compiled pattern; :meth:`match` takes a relative POSIX path of a file.
 
-    def __init__(self, pattern: str) -> None:
+    ``typed``: a pattern a user typed (``sources --pattern``), compared composed (NFC,
+    :func:`~skillc_index.text.composed`) with each path composed too, as :func:`name_match`
+    compares (``list --pattern``): ``résumé*`` typed matches the ``re\u0301sume\u0301.md`` a
+    Mac wrote. A ``.gitignore`` line is compared as written, as git compares it."""
+
+    def __init__(self, pattern: str, *, typed: bool = False) -> None:
+        self.typed = typed
+        if typed:
+            from skillc_index.text import composed
+
+            pattern = composed(pattern)
         self.segments: list[list[_Token] | str] | None = None
         self.dir_only = False
         self.folders_only = pattern.endswith("/")  # as written: 'x/**' matches files too
@@ -261,6 +275,10 @@ class Glob:
         """Whether the file ``path`` (or one of its folders) matches."""
         if self.segments is None:
             return False
+        if self.typed:
+            from skillc_index.text import composed
+
+            path = composed(path)
         names = path.split("/")
         last = len(names) if not self.dir_only else len(names) - 1
         return any(self._matches(names[:count]) for count in range(1, last + 1))

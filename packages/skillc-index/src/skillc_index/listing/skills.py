@@ -403,14 +403,13 @@ def seen_by(
 
 def name_matches(name: str, pattern: str) -> bool:
     """Whether a listed skill's ``name`` matches ``list --pattern``'s ``pattern`` (a glob,
-    :func:`skillc_index.glob.name_match`: case kept, no backtracking), both composed (NFC,
-    :func:`~skillc_index.text.composed`): ``café-notes`` typed matches the folder a copy from a
-    Mac wrote decomposed, as every other command resolves that name. The one match of the
+    :func:`skillc_index.glob.name_match`: case kept, no backtracking, both composed, NFC, as
+    ``sources --pattern`` compares paths): ``café-notes`` typed matches the folder a copy from
+    a Mac wrote decomposed, as every other command resolves that name. The one match of the
     listing's rows, the text's, the JSON's and the MCP tool's, and of ``list --budget``'s."""
     from skillc_index.glob import name_match
-    from skillc_index.text import composed
 
-    return name_match(composed(name), composed(pattern))
+    return name_match(name, pattern)
 
 
 def list_skills(
