@@ -125,6 +125,31 @@ def test_skl724_near_miss_anchor_and_plain_text(skill: Writer) -> None:
         assert messages(folder, "SKL724") == [], target
 
 
+def test_skl724_compares_headings_as_show_section_does(skill: Writer) -> None:
+    """SKL724 compared a ``goto`` and a heading by case only (s50 unicode3): a heading
+    written decomposed (a Mac's ``Re\u0301sume\u0301``), ``## Resume`` for ``## Résumé``,
+    ``istanbul`` for ``İstanbul``, an emoji without its U+FE0F and full-width letters were
+    "no heading", though ``show --section`` reads each (``HeadingMatcher``, one rule). Near
+    misses: another word, another level."""
+    body = (
+        "## Re\u0301sume\u0301\n\nx\n\n## \u0130stanbul\n\nx\n\n"
+        "## \u26a0\ufe0f Warnung\n\nx\n\n## \uff30\uff24\uff26 merge\n\nx\n"
+    )
+    for target in (
+        "## R\u00e9sum\u00e9", "## Resume", "RESUME", "istanbul", "## \u26a0 Warnung", "PDF merge",
+    ):  # fmt: skip
+        quiz = QUIZ.replace("## Setup Steps", target)
+        folder = skill("auth-setup", BODY + body, frontmatter=BASE + quiz, files=FILES)
+        skill("security-basics")
+        assert messages(folder, "SKL724") == [], target
+    for target in ("## Resumes", "### Resume", "## Istanbull"):
+        quiz = QUIZ.replace("## Setup Steps", target)
+        folder = skill("auth-setup", BODY + body, frontmatter=BASE + quiz, files=FILES)
+        assert messages(folder, "SKL724") == [
+            f"quiz[0].questions[0].on-correct.goto: no heading '{target}' in SKILL.md"
+        ], target
+
+
 def test_skl725_load_reference(skill: Writer) -> None:
     folder = quiz_skill(skill, QUIZ.replace("references/auth-overview.md", "references/gone.md"))
     assert messages(folder, "SKL725") == [

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from skillc_index import skill_name_problem
+from skillc_index import SKILL_FILE, skill_name_problem
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill, slug
@@ -137,19 +137,24 @@ def quiz_passing_score(skill: Skill, options: Options) -> Findings:
 
 def _heading_found(skill: Skill, target: str) -> bool:
     """Whether ``goto``'s target (``## Setup Steps``, ``#setup-steps`` or ``Setup Steps``)
-    is a heading of SKILL.md."""
+    is a heading of SKILL.md (of that level, for ``## ...``): the heading ``show --section``
+    reads by it (:class:`~skillc_index.index.queries.HeadingMatcher`: case, composition,
+    width and then accents aside, ``## Resume`` is ``## Résumé``, ``istanbul`` ``İstanbul``),
+    runs of white space as one space."""
     target = target.strip()
     match = _GOTO_HEADING.fullmatch(target)
-    headings = skill.skill_md.headings
-    if match:
-        level, text = len(match.group(1)), " ".join(match.group(2).split()).casefold()
-        return any(
-            h.level == level and " ".join(h.text.split()).casefold() == text for h in headings
-        )
-    if target.startswith("#"):
+    if match is None and target.startswith("#"):
         return slug(target[1:]) in skill.anchors("SKILL.md")
-    wanted = " ".join(target.split()).casefold()
-    return any(" ".join(h.text.split()).casefold() == wanted for h in headings)
+    from skillc_index.index.queries import HeadingMatcher
+    from skillc_index.index.schema import IndexedHeading
+
+    level, wanted = (len(match.group(1)), match.group(2)) if match else (None, target)
+    matcher = HeadingMatcher(
+        IndexedHeading(SKILL_FILE, " ".join(h.text.split()), h.level, h.line, h.end_line)
+        for h in skill.skill_md.headings
+        if level is None or h.level == level
+    )
+    return bool(matcher.matches(" ".join(wanted.split())))
 
 
 def quiz_goto(skill: Skill, options: Options) -> Findings:
