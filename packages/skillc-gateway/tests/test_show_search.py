@@ -396,7 +396,8 @@ def test_the_heading_as_written_is_served_beside_its_folded_twin(
     """``show --section '⚠️ Warnung'`` (U+FE0F) served ``## ⚠ Warnung`` with W001 once the
     fold dropped the selector, and no query reached ``## Maße`` beside ``## Masse`` (the fold
     writes ``ß`` as ``ss``) without ``--nth`` (s49 unifollow): the heading as written wins,
-    alone, with no warning. The installed script, as a user runs it."""
+    alone, with no warning, and E020 suggests the headings as written. The installed script,
+    as a user runs it."""
     gateway = cli("skillc-gateway", script=True)
     folder = project / ".claude" / "skills" / "de"
     folder.mkdir(parents=True)
@@ -414,6 +415,21 @@ def test_the_heading_as_written_is_served_beside_its_folded_twin(
         shown = gateway("show", "de", "--section", query)
         assert (shown.returncode, shown.stderr) == (0, ""), (query, shown.stderr)
         assert shown.stdout.rstrip("\n") == expected, query
+    # E020's suggestions are chosen by the same tiers (s50 unicode3: by the accents only,
+    # ``Maß`` suggested ``Masse`` first, ``⚠️ Warn`` both warnings): the ones as written
+    suggested = [
+        ("Ma\u00df", ["Maße"]),
+        ("Mass", ["Masse"]),
+        ("\u26a0\ufe0f Warn", ["\u26a0\ufe0f Warnung"]),
+        ("\u26a0 Warn", ["\u26a0 Warnung"]),
+        ("MASS", ["Masse"]),
+        ("Ma", ["Masse", "Maße"]),  # both as written: in order
+    ]
+    for query, headings in suggested:
+        missing = gateway("show", "de", "--section", query)
+        assert (missing.returncode, missing.stdout) == (1, ""), query
+        listed = [line for line in missing.stderr.splitlines() if line.startswith("  - ")]
+        assert listed == [f"  - {heading} (SKILL.md)" for heading in headings], missing.stderr
 
 
 def test_a_heading_is_found_whatever_the_width_of_its_letters(

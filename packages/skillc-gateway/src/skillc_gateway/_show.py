@@ -34,6 +34,7 @@ from skillc_index import (
     read_headings,
     safe_join,
 )
+from skillc_index.folding import written_key
 from skillc_index.index.cache import ATTEMPTS, ensure_index, kept_changing, pause_before
 from skillc_index.index.freshness import kept_in_memory
 from skillc_index.index.queries import HeadingMatcher, heading_case_key, heading_key
@@ -96,23 +97,29 @@ class SectionText(Record):
 def _suggestions(query: str, headings: Iterable[IndexedHeading]) -> list[tuple[str, str]]:
     """Headings starting with, then containing, the query (case-insensitive), at most 5
     (one pass, keeping no more than that: an index may hold a hundred thousand headings);
-    those with its accents (``heading_case_key``) when any are, as ``show`` matches
-    (``closest_headings``): ``Résu`` suggests ``Résumé`` and not ``Resume`` beside it."""
-    folded, cased = heading_key(query), heading_case_key(query)
-    found: dict[tuple[bool, bool], list[IndexedHeading]] = {}  # (with accents, inside): 5
+    of those, the ones of the strictest tier any is in, as ``show`` matches
+    (``closest_headings``): the query as written (``written_key``: ``Maß`` suggests ``Maße
+    prüfen`` and not ``Masse prüfen`` beside it, ``⚠️`` with U+FE0F not ``⚠``), then with
+    its accents (``heading_case_key``: ``Résu`` suggests ``Résumé`` and not ``Resume``), then
+    any."""
+    keys = (written_key, heading_case_key)
+    folded, strict = heading_key(query), [key_of(query) for key_of in keys]
+    found: dict[tuple[int, bool], list[IndexedHeading]] = {}  # (tier, inside): 5 each
     for heading in headings:
         text = heading_key(heading.text)
         inside = not text.startswith(folded)
         if inside and folded not in text:
             continue
-        exact = cased in heading_case_key(heading.text)
-        kept = found.setdefault((exact, inside), [])
+        tier = next(
+            (n for n, key_of in enumerate(keys) if strict[n] in key_of(heading.text)), len(keys)
+        )
+        kept = found.setdefault((tier, inside), [])
         if len(kept) < MAX_SUGGESTIONS:
             kept.append(heading)
-        elif exact and not inside:  # five with the accents, at the start: none goes before
+        elif tier == 0 and not inside:  # five as written, at the start: none goes before
             break
-    prefer = any(exact for exact, _ in found)
-    chosen = [*found.get((prefer, False), []), *found.get((prefer, True), [])]
+    best = min((tier for tier, _ in found), default=0)
+    chosen = [*found.get((best, False), []), *found.get((best, True), [])]
     return [(h.text, h.file) for h in chosen[:MAX_SUGGESTIONS]]
 
 
