@@ -386,7 +386,7 @@ def test_a_stub_of_an_older_format_is_rewritten(
     result = build("demo")
     manifest = result.compiled.runtime / ".skillc-meta" / "manifest.json"
     data = json.loads(manifest.read_text(encoding="utf-8"))
-    assert data["stub_format"] == STUB_FORMAT == 13
+    assert data["stub_format"] == STUB_FORMAT == 14
     old = "---\nname: demo\ndescription: d\n---\n\n# demo\n"
     result.compiled.stub.write_text(old, encoding="utf-8")
     data.update(stub_format=1, stub_sha256=hashlib.sha256(old.encode()).hexdigest())
