@@ -447,7 +447,9 @@ def _surrogates_escaped(json_text: str) -> str:
     """JSON text (``ensure_ascii=False``'s: a surrogate can only be in a string) with its lone
     surrogates written as ``\\udcXX`` escapes, the rest as it is: valid UTF-8, and JSON that
     reads back as the same str (so ``--baseline`` matches a finding in a file named with
-    bytes that are not UTF-8, as the file system names it)."""
+    bytes that are not UTF-8, as the file system names it). JSON's escape, not skillc-index's
+    ``deceptive.code_escape`` (Python's, whose ``\\U0001f680`` is no JSON): a surrogate is
+    below U+10000, where the two agree; a character past U+FFFF stays as it is, UTF-8."""
     return _SURROGATE.sub(lambda char: f"\\u{ord(char[0]):04x}", json_text)
 
 

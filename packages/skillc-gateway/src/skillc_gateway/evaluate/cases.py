@@ -299,7 +299,12 @@ _NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def _escaped(text: str) -> str:
-    return _NOT_YAML.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    """``text`` with each character of :data:`_NOT_YAML` written as its escape (skillc-index's
+    ``deceptive.code_escape``, the one escape of a code point: YAML's double-quoted scalar
+    reads ``\\u2028`` as Python writes it, ``\\U000e0041`` too, and a comment shows it)."""
+    from skillc_index.deceptive import code_escape
+
+    return _NOT_YAML.sub(lambda found: code_escape(ord(found.group())), text)
 
 
 def _quoted(text: str) -> str:
