@@ -174,3 +174,87 @@ def test_an_older_route_install_s_uses_follow_the_project_it_is_moved_with(
     project.rename(moved)
     assert "routed" in ok("route", "status", "-t", "cursor", cwd=moved)
     assert uses(moved) == (2, 2, 2)
+
+
+def _routed_then_moved(
+    cli: Callable[..., Run], project: Path, moved: Path, write_skill: Callable[..., Path]
+) -> Callable[..., Any]:
+    """A skill of the project's ``.claude/skills`` read twice there (once from a folder
+    below the project), routed into the store (``route install``: the move recorded), then
+    the project moved (``mv``) and the skill built again where it is now. Returns ``ok``,
+    the real ``skc`` run in ``moved``."""
+    skc = cli("skc", script=True)
+    (project / ".skillc" / "skills").mkdir(parents=True, exist_ok=True)
+    write_skill(project / ".claude" / "skills" / "kappa", "kappa")
+    (project / "sub").mkdir()
+
+    def ok(*args: str, cwd: Path = moved) -> Any:
+        done = skc(*args, cwd=cwd)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout) if "json" in args else done.stdout
+
+    ok("outline", "kappa", cwd=project)
+    ok("outline", "kappa", cwd=project / "sub")
+    ok("route", "install", "-t", "claude", cwd=project)
+    project.rename(moved)
+    ok("build", "kappa")
+    return ok
+
+
+def _project_uses(ok: Callable[..., Any], *projects: Path) -> tuple[int, int, int]:
+    """The uses ``stats NAME``, ``stats --all`` and its trends count with ``--project``."""
+    chosen = [arg for folder in projects for arg in ("--project", str(folder))]
+    one = ok("stats", "kappa", *chosen, "--format", "json")["data"]["uses"]
+    (entry,) = ok("stats", "--all", *chosen, "--format", "json")["data"]
+    (by_day,) = ok("stats", "--all", "--by", "day", *chosen, "--format", "json")["data"]["skills"]
+    return one, entry["uses"], by_day["uses"]
+
+
+def test_uses_made_in_the_agent_folder_count_for_the_moved_project(
+    cli: Callable[..., Run],
+    project: Path,
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+) -> None:
+    """Read from ``.claude/skills`` twice, routed, then the project moved (``mv``) and the
+    skill built there: ``stats --all`` counted both uses, ``--project <the project now>``
+    none (only the rows of the old store folder itself had their working folder taken as
+    moved; those a move took to it kept the old project's). Both count, in every reader,
+    for the project and for the folder below it they were made in; no row is edited."""
+    moved = tmp_path / "moved"
+    ok = _routed_then_moved(cli, project, moved, write_skill)
+    log = moved / ".skillc" / "runtime" / "kappa" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        cwds = [
+            row[0] for row in db.execute("SELECT cwd FROM access_log WHERE command = 'outline'")
+        ]
+    assert cwds == [str(project), str(project / "sub")]  # as logged: the old project's
+    assert _project_uses(ok) == (2, 2, 2)  # (no --project)
+    assert _project_uses(ok, moved) == (2, 2, 2)
+    assert _project_uses(ok, moved / "sub") == (1, 1, 1)
+    assert _project_uses(ok, project) == (0, 0, 0)  # the old place: nothing made there now
+
+
+@pytest.mark.parametrize("route", ["recorded", "older"])
+def test_a_move_s_rows_count_when_no_row_names_the_old_store_folder(
+    cli: Callable[..., Run],
+    project: Path,
+    tmp_path: Path,
+    write_skill: Callable[..., Path],
+    route: str,
+) -> None:
+    """The old place of a routed skill whose project moved was found only through a row of
+    its old store folder (the build ``route install`` made): a log without one (the move
+    recorded, or only in the route manifest, an older skillc's) lost every use made before
+    the route, ``stats NAME`` and ``--all`` alike. The move itself names the old store
+    folder; the route's place below the project does, where a row names it."""
+    moved = tmp_path / "moved"
+    ok = _routed_then_moved(cli, project, moved, write_skill)
+    log = moved / ".skillc" / "runtime" / "kappa" / ".skillc-meta" / "logs.db"
+    old_store = str(project / ".skillc" / "skills" / "kappa")
+    with closing(sqlite3.connect(log)) as db, db:
+        assert db.execute("DELETE FROM access_log WHERE skill_path = ?", [old_store]).rowcount
+        if route == "older":  # as an older skillc left it: no move recorded
+            assert db.execute("DELETE FROM moved_folders").rowcount == 1
+    assert _project_uses(ok) == (2, 2, 2)
+    assert _project_uses(ok, moved) == (2, 2, 2)

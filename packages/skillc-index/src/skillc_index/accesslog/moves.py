@@ -161,6 +161,29 @@ def routed_moves(
     last build, which its manifest says, read once. A store skill of that name that
     replaced the one moved (a new folder) takes none of the moved folder's rows once it is
     built; until then its runtime still holds the moved skill's build, and it takes them."""
+    routed = _routed(log)
+    if routed is None:
+        return []
+    new, found, places = routed
+    found = [move for move in found if move[:2] not in recorded]
+    formers = _formers(rows, new, places) if rows is not None else []
+    for former in formers:  # the rows name the base it was at: the move was made there
+        for place_there in places:
+            old = os.path.normpath(os.path.join(_base_of(former), place_there))  # noqa: PTH118
+            if (
+                (old, former) not in recorded
+                and (old, former, ALL_ROWS) not in found
+                and not os.path.lexists(old)  # a skill there keeps its rows
+            ):
+                found.append((old, former, ALL_ROWS))
+    return found
+
+
+def _routed(log: Path) -> tuple[str, list[tuple[str, str, int]], list[str]] | None:
+    """What :func:`routed_moves` takes from the routes of the base of the skill whose primary
+    log is ``log``: the real path of its store folder, the moves from each place it was
+    moved from (:data:`ALL_ROWS`) and those places relative to the base (where it was below
+    each former base too); None when no installed route moved it."""
     from skillc_index.accesslog.store import primary_log
     from skillc_index.files import inside, real_path
     from skillc_index.layout import RUNTIME_FOLDER, SKILLC_DIR, STORE_FOLDER
@@ -172,7 +195,7 @@ def routed_moves(
         or runtime.parent.name != RUNTIME_FOLDER
         or skillc.name != SKILLC_DIR
     ):
-        return []
+        return None
     name, base = runtime.name, skillc.parent
     entries = _routes(skillc).get(name)
     store = skillc / STORE_FOLDER / name
@@ -181,7 +204,7 @@ def routed_moves(
     except OSError:
         info = None
     if info is None or not stat.S_ISDIR(info.st_mode):  # (a link to a folder is none)
-        return []
+        return None
     from skillc_index.route.manifest import is_ours
 
     new = os.path.realpath(store)
@@ -209,19 +232,9 @@ def routed_moves(
             continue
         old = str(Path(parent) / name)
         places.append(os.path.relpath(old, real_base))
-        if (old, new) not in recorded and (old, new, ALL_ROWS) not in found:
+        if (old, new, ALL_ROWS) not in found:
             found.append((old, new, ALL_ROWS))
-    formers = former_stores(rows, new) if places and rows is not None else []
-    for former in formers:  # the rows name the base it was at: the move was made there
-        for place_there in places:
-            old = os.path.normpath(os.path.join(_base_of(former), place_there))  # noqa: PTH118
-            if (
-                (old, former) not in recorded
-                and (old, former, ALL_ROWS) not in found
-                and not os.path.lexists(old)  # a skill there keeps its rows
-            ):
-                found.append((old, former, ALL_ROWS))
-    return found
+    return (new, found, places) if places else None
 
 
 #: The most route manifests of a base :func:`routed_moves` reads (one per agent).
@@ -368,19 +381,42 @@ def log_folders(rows: Rows, low: str = "", end: str | None = None) -> Iterator[s
         yield low
 
 
-def former_stores(rows: Rows, folder: str) -> list[str]:
-    """The folders the store skill at ``folder`` was at before its base moved, that rows of
-    its log ``rows`` name: each ``<any base>/.skillc/skills/<name>`` but ``folder`` that is
-    gone (a folder there, its skill's or another's, keeps its rows), among the log's
-    :func:`log_folders`; ``[]`` for a folder that is no store skill's."""
-    from skillc_index.layout import store_skill_name
+def former_stores(rows: Rows, folder: str, log: Path | None = None) -> list[str]:
+    """The folders the store skill at ``folder`` was at before its base moved (or the
+    folder holding its base: a ``mv`` of any folder above it): each
+    ``<any base>/.skillc/skills/<name>`` but ``folder`` that is gone (a folder there, its
+    skill's or another's, keeps its rows), named by the log ``rows``: by a row
+    (:func:`log_folders`), by a move the log records (``route install`` took the skill
+    there, :func:`moves_of`: its old store folder, even when no row names it), or, given
+    the ``log``'s path, as the base of a place the skill's route moved it from that a row
+    names (``<former base>/.claude/skills/<name>``: an older skillc's route, which
+    recorded no move, :func:`routed_moves`); ``[]`` for a folder that is no store skill's.
+    What every reader and ``sync``'s transcript import count a moved base's rows by
+    (:func:`base_moves`, :func:`cwd_key`)."""
+    routed = _routed(log) if log is not None and _is_store_folder(folder) else None
+    return _formers(rows, folder, routed[2] if routed is not None else ())
+
+
+def _formers(rows: Rows, folder: str, places: Sequence[str]) -> list[str]:
+    """:func:`former_stores`, the places the skill's route moved it from (relative to its
+    base) given."""
+    from skillc_index.layout import SKILLC_DIR, STORE_FOLDER, store_skill_name
 
     name = store_skill_name(folder)
     if name is None:
         return []
+    named = list(log_folders(rows))
+    named += [end for old, _, now in moves_of(rows) for end in (old, now)]
+    for place in places:
+        tail = os.sep + place
+        named += [
+            os.path.join(low[: -len(tail)], SKILLC_DIR, STORE_FOLDER, name)  # noqa: PTH118
+            for low in log_folders(rows)
+            if low.endswith(tail) and len(low) > len(tail) and not os.path.lexists(low)
+        ]
     return [
         low
-        for low in log_folders(rows)
+        for low in dict.fromkeys(named)
         if low != folder
         and store_skill_name(low) == name
         and not os.path.lexists(low)
@@ -407,27 +443,37 @@ def base_moves(same: Mapping[str, str]) -> list[BaseMove]:
     return moved
 
 
+def _is_store_folder(folder: str) -> bool:
+    from skillc_index.layout import store_skill_name
+
+    return store_skill_name(folder) is not None
+
+
 def _base_of(store_folder: str) -> str:
     """``<base>`` of ``<base>/.skillc/skills/<name>``."""
     return store_folder.rsplit(os.sep, 3)[0] or os.sep
 
 
 def cwd_key(moved: Sequence[BaseMove], column: str = "skill_path") -> tuple[str, list[Any]]:
-    """SQL of the working folder a row counts as made in, and its parameters: a row of the
-    folder of a move of ``moved`` (:func:`base_moves`; ``column`` names a row's folder) made
-    in its old base or below it, the same place in the new base (the project was moved with
-    its skill: ``skc stats --project`` of the project where it is now counts it); else the
-    row's own ``cwd``. For a local log (a team store holds no folder moved)."""
+    """SQL of the working folder a row counts as made in, and its parameters: a row of a
+    folder in the old base of a move of ``moved`` (:func:`base_moves`; ``column`` names a
+    row's folder: the store folder itself, or the agent folder a route moved the skill from
+    there, whose rows count for it) made in that old base or below it, the same place in
+    the new base (the project was moved with its skill: ``skc stats --project`` of the
+    project where it is now counts it); else the row's own ``cwd``. For a local log (a team
+    store holds no folder moved)."""
     if not moved:
         return "cwd", []
     tests: list[str] = []
     params: list[Any] = []
-    for folder, old, new in moved:
+    for old, new in dict.fromkeys((old, new) for _, old, new in moved):
         below, there = (base if base.endswith(os.sep) else base + os.sep for base in (old, new))
+        inside_old = f"substr({column}, 1, ?) = ?"
         tests += [
-            f"WHEN {column} = ? AND cwd = ? THEN ?",
-            f"WHEN {column} = ? AND substr(cwd, 1, ?) = ? THEN ? || substr(cwd, ?)",
+            f"WHEN {inside_old} AND cwd = ? THEN ?",
+            f"WHEN {inside_old} AND substr(cwd, 1, ?) = ? THEN ? || substr(cwd, ?)",
         ]
-        params += [folder, old, new, folder, len(below), below, there, len(below) + 1]
+        params += [len(below), below, old, new]
+        params += [len(below), below, len(below), below, there, len(below) + 1]
     params = [valid_utf8(value) if isinstance(value, str) else value for value in params]
     return f"CASE {' '.join(tests)} ELSE cwd END", params

@@ -572,9 +572,10 @@ def add_versions(rows: Rows, folders: dict[str, str]) -> dict[str, str]:
     there keeps its skill (a version installed too, at another scope: every installed skill of
     a name is logged in the same log); an older one goes to the first installed version. The
     log is not read when no folder is :func:`followed_folder`. Returns :func:`same_folders`."""
+    log = rows.path if isinstance(rows, LocalRows) else None  # (its route's places: moved too)
     for folder, source in list(folders.items()):
         if followed_folder(folder):
-            for other in [*other_versions(rows, folder), *former_stores(rows, folder)]:
+            for other in [*other_versions(rows, folder), *former_stores(rows, folder, log)]:
                 folders.setdefault(other, source)
     return same_folders(folders)
 
