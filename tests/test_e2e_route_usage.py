@@ -258,3 +258,73 @@ def test_a_move_s_rows_count_when_no_row_names_the_old_store_folder(
             assert db.execute("DELETE FROM moved_folders").rowcount == 1
     assert _project_uses(ok) == (2, 2, 2)
     assert _project_uses(ok, moved) == (2, 2, 2)
+
+
+def test_a_call_imported_before_a_folder_above_the_project_moved_is_not_imported_again(
+    cli: Callable[..., Run], home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A Skill call imported from ``.claude/skills``, the skill routed, then a folder above
+    the project moved (``mv work work2``, a link left at the old place): Claude Code
+    resuming the session (a copy of its file, the same tool-call ids) had the call imported
+    again under the store folder now, while the rows of the old place counted for no folder
+    (a link is there): ``stats`` said 1 activation, of the copy. The call's row from before
+    the moves (agent folder -> store -> the store below the moved folder) holds it, in any
+    project filter; and after a second move, the link gone, too."""
+    skc = cli("skc", script=True)
+    project = tmp_path / "work" / "proj"
+    (project / ".skillc" / "skills").mkdir(parents=True)
+    write_skill(project / ".claude" / "skills" / "lam", "lam")
+    sessions = home / ".claude" / "projects" / str(project).replace("/", "-")
+    sessions.mkdir(parents=True)
+    record = {
+        "type": "assistant",
+        "cwd": str(project),
+        "sessionId": "aaaaaaaa-0000-0000-0000-000000000001",
+        "uuid": "u-1",
+        "timestamp": "2026-12-06T16:00:00Z",
+        "version": "2.1.126",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "toolu_L1", "name": "Skill", "input": {"skill": "lam"}}
+            ],
+        },
+    }
+
+    def ok(*args: str, cwd: Path) -> Any:
+        done = skc(*args, cwd=cwd)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout) if "json" in args else done.stdout
+
+    def activations(cwd: Path, *chosen: str) -> int:
+        args = ("stats", "lam", "--group-by", "commands", *chosen, "--format", "json")
+        return int(ok(*args, cwd=cwd)["data"].get("activate", 0))
+
+    def resumed(session: str) -> None:
+        copy = {**record, "sessionId": session}
+        (sessions / f"{session}.jsonl").write_text(json.dumps(copy) + "\n", encoding="utf-8")
+
+    resumed(str(record["sessionId"]))
+    ok("sync", "--from", "claude-code", cwd=project)
+    assert activations(project) == 1
+    ok("route", "install", "-t", "claude", cwd=project)
+    (tmp_path / "work").rename(tmp_path / "work2")
+    (tmp_path / "work").symlink_to(tmp_path / "work2")
+    now = tmp_path / "work2" / "proj"
+    resumed("bbbbbbbb-0000-0000-0000-000000000002")
+    ok("sync", "--from", "claude-code", cwd=now)
+    assert activations(now) == 1
+    assert activations(now, "--project", str(now)) == 1
+    log = now / ".skillc" / "runtime" / "lam" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        assert db.execute("SELECT COUNT(*) FROM access_log WHERE command = 'activate'").fetchone()
+        activated = db.execute("SELECT skill_path FROM access_log WHERE command = 'activate'")
+        assert [row[0] for row in activated] == [str(project / ".claude" / "skills" / "lam")]
+    (tmp_path / "work").unlink()
+    (tmp_path / "work2").rename(tmp_path / "work3")
+    now = tmp_path / "work3" / "proj"
+    (home / ".skillc" / "imports" / "claude-code.json").unlink()  # every file read again
+    resumed("cccccccc-0000-0000-0000-000000000003")
+    ok("sync", "--from", "claude-code", cwd=now)
+    assert activations(now) == 1
+    assert activations(now, "--project", str(now)) == 1

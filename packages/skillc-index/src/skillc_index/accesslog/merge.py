@@ -174,11 +174,13 @@ def _missing(
             present = crowded[access][session]
         else:
             found = []
-            for folder, spans in [(skill_path, None)] if sessions else folders.of(skill_path):
-                values = [text_param(value) for value in (folder, *access[1:])]
-                for run, name, row_id in db.execute(_ROWS_OF_ACCESS, values):
-                    if spans is None or _taken_to(spans, row_id, folder) == skill_path:
-                        found.append((run, name))
+            held = [(skill_path, None, [cwd])] if sessions else folders.of(skill_path, cwd)
+            for folder, spans, cwds in held:
+                for there in cwds:
+                    values = [text_param(value) for value in (folder, *access[1:5], there)]
+                    for run, name, row_id in db.execute(_ROWS_OF_ACCESS, values):
+                        if spans is None or folders.taken_to(spans, row_id, folder) == skill_path:
+                            found.append((run, name))
             keys = found if sessions else [name for _, name in found]
             if len(keys) > 1:  # kept: the other sessions' rows of it are read from here
                 crowded[access] = Counter(keys)
@@ -187,39 +189,70 @@ def _missing(
             yield identity
 
 
+#: ``(folder, spans, cwds)``: a folder whose rows may count for another (:class:`_Folders`),
+#: the spans of ids a move took from it (None: every row counts) and the working folders its
+#: rows name for a row made in the one asked for (:func:`~.moves.cwds_before`).
+_Held = tuple[Any, list[tuple[int, str]] | None, list[Any]]
+
+
 class _Folders:
     """The folders whose rows count for a folder when sessions are not told apart, each
-    read once per copy: its own; the other versions' of its Claude Code plugin skill that
-    the log's rows name (the call imported before the plugin was updated:
-    :func:`~.reader.other_versions`, the rule by which they count for the installed version);
-    and each folder a move took rows from to it (``route install``/``uninstall``,
-    :func:`~.moves.moves_of`: the call imported before the move), with the spans of ids
-    that tell which of that folder's rows are its (:func:`_taken_to`); given the log's path
-    ``log``, the moves of its route an older skillc made without recording one too
-    (:func:`~.moves.routed_moves`), as the readers count them."""
+    read once per copy, by the rules the readers count rows by: its own; the other versions'
+    of its Claude Code plugin skill that the log's rows name (the call imported before the
+    plugin was updated: :func:`~.reader.other_versions`); a store skill's folders before its
+    base moved (:func:`~.moves.former_stores`, the log's path ``log`` given: the call
+    imported before ``mv`` of the project or of a folder above it), whose rows made in the
+    old base name the same place there (:func:`~.moves.cwds_before`); and each folder a move
+    took rows from to it or to one of those (``route install``/``uninstall``, chains of them
+    composed, :func:`~.moves.moves_of`; given ``log``, the moves of its route an older
+    skillc made without recording one too, :func:`~.moves.routed_moves`), with the spans of
+    ids that tell which of that folder's rows are its (:meth:`taken_to`)."""
 
     def __init__(self, db: sqlite3.Connection, log: Path | None = None) -> None:
         self._db = db
         self._log = log
-        self._known: dict[Any, list[tuple[Any, list[tuple[int, str]] | None]]] = {}
+        self._known: dict[Any, list[_Held]] = {}
         self._moved: dict[str, list[tuple[int, str]]] | None = None
+        self._same: dict[str, str] = {}
 
     def _rows(self, sql: str, params: Any) -> list[Any]:
         return self._db.execute(sql, params).fetchall()
 
-    def of(self, folder: Any) -> list[tuple[Any, list[tuple[int, str]] | None]]:
-        """``(folder, spans)`` pairs: every row of one whose ``spans`` is None counts."""
-        if folder not in self._known:
+    def of(self, folder: Any, cwd: Any) -> list[_Held]:
+        """``(folder, spans, cwds)`` of the folders whose rows count for ``folder``, for a
+        row made in ``cwd``: every row of one whose ``spans`` is None counts."""
+        key = (folder, cwd)
+        if key not in self._known:
+            from skillc_index.accesslog.moves import base_moves, cwds_before, former_stores
             from skillc_index.accesslog.reader import other_versions
 
-            others = other_versions(self._rows, folder) if isinstance(folder, str) else []
-            found: list[tuple[Any, list[tuple[int, str]] | None]] = []
-            found += [(one, None) for one in [folder, *others]]
+            text = isinstance(folder, str)
+            others = other_versions(self._rows, folder) if text else []
+            try:
+                formers = former_stores(self._rows, folder, self._log) if text else []
+            except sqlite3.Error:  # another tool's moved_folders (as _moves)
+                formers = []
+            self._same.update(dict.fromkeys(formers, folder))
+            moved = base_moves(dict.fromkeys(formers, folder))
+
+            def cwds(one: Any) -> list[Any]:
+                usable = isinstance(one, str) and isinstance(cwd, str)
+                return cwds_before(moved, one, cwd) if usable and moved else [cwd]
+
+            found: list[_Held] = [(one, None, cwds(one)) for one in [folder, *others, *formers]]
             for old, spans in self._moves().items():
-                if old != folder and any(now == folder for _, now in spans):
-                    found.append((old, spans))
-            self._known[folder] = found
-        return self._known[folder]
+                taken = {self._same.get(now, now) for _, now in spans}
+                if old != folder and folder in taken:
+                    found.append((old, spans, cwds(old)))
+            self._known[key] = found
+        return self._known[key]
+
+    def taken_to(self, spans: Iterable[tuple[int, str]], row_id: int, folder: Any) -> Any:
+        """The folder the row ``row_id`` of ``folder`` counts for (:func:`~.moves.folder_key`):
+        that of the first span of ids holding it, else its own; then the folder a store
+        folder before its base moved counts as."""
+        now = next((now for upto, now in spans if row_id <= upto), folder)
+        return self._same.get(now, now)
 
     def _moves(self) -> dict[str, list[tuple[int, str]]]:
         """The log's moves by the folder they took rows from (its spans, in order); none when
@@ -234,12 +267,6 @@ class _Folders:
             except sqlite3.Error:  # another tool's table of that name
                 self._moved = {}
         return self._moved
-
-
-def _taken_to(spans: Iterable[tuple[int, str]], row_id: int, folder: Any) -> Any:
-    """The folder the row ``row_id`` of ``folder`` counts for (:func:`~.moves.folder_key`):
-    that of the first span of ids holding it, else its own."""
-    return next((now for upto, now in spans if row_id <= upto), folder)
 
 
 def _merged_upto(db: sqlite3.Connection, log_id: str) -> int:

@@ -48,6 +48,7 @@ __all__ = [
     "Move",
     "base_moves",
     "cwd_key",
+    "cwds_before",
     "folder_key",
     "former_stores",
     "log_folders",
@@ -419,9 +420,15 @@ def _formers(rows: Rows, folder: str, places: Sequence[str]) -> list[str]:
         for low in dict.fromkeys(named)
         if low != folder
         and store_skill_name(low) == name
-        and not os.path.lexists(low)
         and valid_utf8(low) == low  # (bad bytes: bound as they are read, never)
+        and _gone(low, folder)
     ]
+
+
+def _gone(former: str, folder: str) -> bool:
+    """Whether ``former`` no longer holds a folder of its own: nothing is there, or a link
+    left where the base was (``mv`` then ``ln -s``) leads to ``folder`` itself."""
+    return not os.path.lexists(former) or os.path.realpath(former) == os.path.realpath(folder)
 
 
 #: ``(folder, old, new)``: the rows of the store skill's ``folder`` were logged while its base
@@ -477,3 +484,21 @@ def cwd_key(moved: Sequence[BaseMove], column: str = "skill_path") -> tuple[str,
         params += [len(below), below, len(below), below, there, len(below) + 1]
     params = [valid_utf8(value) if isinstance(value, str) else value for value in params]
     return f"CASE {' '.join(tests)} ELSE cwd END", params
+
+
+def cwds_before(moved: Sequence[BaseMove], folder: str, cwd: str) -> list[str]:
+    """The working folders a row of ``folder`` may name for a row made in ``cwd`` now:
+    ``cwd`` itself and, for each move of ``moved`` (:func:`base_moves`) whose old base holds
+    ``folder``, the same place in the old base when ``cwd`` is in the new one: the rows
+    :func:`cwd_key` counts as made in ``cwd`` (``sync``'s transcript import finds a call's
+    row logged before the project moved by them)."""
+    found = [cwd]
+    for old, new in dict.fromkeys((old, new) for _, old, new in moved):
+        below, there = (base if base.endswith(os.sep) else base + os.sep for base in (old, new))
+        if not folder.startswith(below):
+            continue
+        if cwd == new:
+            found.append(old)
+        elif cwd.startswith(there):
+            found.append(below + cwd[len(there) :])
+    return list(dict.fromkeys(found))
