@@ -192,7 +192,7 @@ def test_each_installed_skill_s_real_path_is_found_once(
 ) -> None:
     """The library of the installed skills found a plugin's skill's real path twice (for its
     plugin, then for the folder read); once now, and it is still ``toolkit:review``."""
-    from skillc_gateway.evaluate import run
+    from skillc_gateway.evaluate import agent_library
 
     write_skill(home / ".claude" / "skills" / "lint", description="Lint the code (personal).")
     _triggers(_plugin(home, write_skill, "review", "Review pull requests (plugin)."), "review")
@@ -206,13 +206,13 @@ def test_each_installed_skill_s_real_path_is_found_once(
             found.append(os.fspath(path))
             return os.path.realpath(path)
 
-    class Os:  # the module os as run.py sees it
+    class Os:  # the module os as agent_library.py sees it
         path = Path_()
 
         def __getattr__(self, name: str) -> Any:
             return getattr(os, name)
 
-    monkeypatch.setattr(run, "os", Os())
+    monkeypatch.setattr(agent_library, "os", Os())
     code, data = eval_json()
     assert code == 0 and [s["name"] for s in data["skills"]] == ["toolkit:review"], data
     assert len(found) == len(set(found)) == 2, found

@@ -7,6 +7,8 @@ listing the agent really sees (issue 38).
 - :mod:`.library`: the library the cases are scored against (its listing per agent) and
   the lexical ranking of a case over it, made of ``skc find``'s ranker over the listing's
   text only;
+- :mod:`.agent_library`: the library of a run (the skills under the folders given, or the
+  installed skills the agent lists and those behind its router);
 - :mod:`.routed`: the skills behind the router of ``skc route`` (ranked as ``find`` ranks
   them), and the installed skills with cases the agent meets neither way;
 - :mod:`.overlap`: collisions (skills taking each other's cases, near-duplicate

@@ -1,5 +1,5 @@
 """The skills an agent meets through the router of ``skc route``, for the library ``skc eval``
-scores (:func:`~.run.library_of`), and the installed skills with trigger cases it meets
+scores (:func:`~.agent_library.library_of`), and the installed skills with trigger cases it meets
 neither way.
 
 After ``skc route install`` an agent folder lists one skill, the router, and the skills it
