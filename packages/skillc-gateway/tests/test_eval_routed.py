@@ -216,3 +216,36 @@ def test_each_routed_skill_is_read_once(
     code, report = eval_json()
     assert (code, report["routed"]) == (0, 4), report
     assert sorted(reads) == sorted(SKILLS), reads
+
+
+def test_a_routed_skill_is_ranked_by_find_s_own_ranking_over_find_s_skills(
+    cli: Any, eval_json: Any, gateway_process: Any, project: Path, write_skill: Any
+) -> None:
+    """A routed skill's case was ranked by the lexical ranker alone over the skills the
+    agent lists or is routed to: a request naming the skill (find puts it first) was taken by
+    a skill whose description repeats its words, and a skill installed only for another
+    agent (Codex's ``.agents/skills``), which find ranks, was never a rival. Each is ranked
+    by find's own ranking, over every installed skill, lexical only: the places are those of
+    ``skillc-gateway find`` (semantic step off)."""
+    agent = project / ".claude" / "skills"
+    _library(agent, write_skill)
+    write_skill(agent / "notes", description="Write things down for later.")
+    write_skill(
+        agent / "meeting-notes",
+        description="Meeting notes. Take notes, share notes, file the notes of each meeting.",
+    )
+    _cases(agent / "notes", ["notes"])
+    helm = "Roll out a helm chart. Helm chart roll outs, helm upgrades of a chart."
+    write_skill(project / ".agents" / "skills" / "helm-rollout", description=helm)
+    _cases(project / ".agents" / "skills" / "helm-rollout", ["roll out a helm chart"])
+    assert cli("skillc_index")("route", "install").returncode == 0
+    _, report = eval_json("--top", "1")
+    cases = {case["query"]: case for skill in report["skills"] for case in skill["results"]}
+    assert "helm-rollout" not in {skill["name"] for skill in report["skills"]}  # codex's
+    for query, first in (("notes", "notes"), ("roll out a helm chart", "helm-rollout")):
+        found = gateway_process("find", query, "--format", "json")
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["skills"][0]["name"] == first, found.stdout
+    assert (cases["notes"]["place"], cases["notes"]["passed"]) == (1, True), cases["notes"]
+    helm_case = cases["roll out a helm chart"]
+    assert (helm_case["place"], helm_case["taken_by"]) == (2, "helm-rollout"), helm_case

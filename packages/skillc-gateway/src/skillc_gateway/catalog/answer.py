@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog.scan import Walk
     from skillc_index.inventory.folders import Root
 
-__all__ = ["MAX_NAME", "Seen", "answer"]
+__all__ = ["MAX_NAME", "Seen", "answer", "find_ranking"]
 
 #: A query longer than a skill name may be (the Agent Skills spec: 64) names no skill.
 MAX_NAME = 64
@@ -164,11 +164,10 @@ def answer(
     """The best ``limit`` skills of ``seen`` for ``query`` (``semantic``: whether the
     semantic step ranks too), duplicates collapsed."""
     candidates = seen.priorities
-    named = _named(db, query, candidates)
     want = limit * 2 + 10
     lines: rank.Lines = {}  # the request's word lines: read once, for its ranks and sections
     while True:
-        ranked = rank.rank(db, query, want, candidates, named, semantic, lines)
+        ranked = find_ranking(db, query, want, candidates, semantic, lines)
         groups = _groups(db, ranked)
         if len(groups) >= limit or len(ranked) < want:
             break
@@ -208,14 +207,31 @@ def answer(
     return tuple(found)
 
 
-def _named(db: sqlite3.Connection, query: str, candidates: Collection[int]) -> set[int]:
-    """The skills among ``candidates`` whose name ``query`` is (case, and spaces or
-    underscores for hyphens, aside): a request may name the skill it wants."""
+def find_ranking(
+    db: sqlite3.Connection,
+    query: str,
+    limit: int,
+    candidates: Collection[int] | None = None,
+    semantic: bool | None = None,
+    lines: rank.Lines | None = None,
+) -> list[tuple[int, float]]:
+    """How ``skc find`` ranks ``query`` over the skills of ``db`` (only ``candidates`` when
+    given), best first, at most ``limit``: :func:`.rank.rank`, the skills whose name the
+    request is (:func:`_named`) first. The one ranking of find's answers (:func:`answer`)
+    and of ``skc eval``'s skills behind a router (``semantic=False``: lexical, the same
+    scores on every machine)."""
+    named = _named(db, query, candidates)
+    return rank.rank(db, query, limit, candidates, named, semantic, lines)
+
+
+def _named(db: sqlite3.Connection, query: str, candidates: Collection[int] | None) -> set[int]:
+    """The skills among ``candidates`` (None: any) whose name ``query`` is (case, and spaces
+    or underscores for hyphens, aside): a request may name the skill it wants."""
     name = "-".join(query.lower().replace("_", " ").split())
     if len(name) > MAX_NAME:
         return set()
     found = catalog_database.skills_named(db, name)
-    return {skill_id for skill_id in found if skill_id in candidates}
+    return {skill_id for skill_id in found if candidates is None or skill_id in candidates}
 
 
 def _groups(

@@ -41,9 +41,10 @@ def library_of(
     within its budget, priced as ``skc list --budget`` prices it
     (:func:`skillc_index.listing.budget.listing_settings`: Claude Code's own listing
     settings where its settings files set them). Installed, the router of a folder the agent
-    reads is listed and the skills behind it are ``routed`` (:mod:`.routed`), and the
-    installed skills with trigger cases left out are the library's ``unscored`` (a warning
-    names them), when no skill is named."""
+    reads is listed and the skills behind it are ``routed`` (:mod:`.routed`), ranked as
+    ``find`` ranks them, over every installed skill (the library's ``others``: those of
+    other agents too); and the installed skills with trigger cases left out are the
+    library's ``unscored`` (a warning names them), when no skill is named."""
     from skillc_index.listing.agents import ListingItem, fit_listing, listed_file
     from skillc_index.listing.budget import listing_settings
     from skillc_index.listing.overrides import claude_overrides
@@ -58,6 +59,7 @@ def library_of(
     routed: dict[str, Scope] = {}  # a skill behind a router (its key) -> the route's scope
     routers: set[str] = set()  # the routers' keys
     unscored: list[str] = []  # installed skills with cases the agent does not meet
+    others: dict[str, Path] = {}  # installed skills not in the library, which find ranks
     if options.paths:
         # each skill's folder, by the skill; a known folder is confined as find confines it
         from skillc_index.inventory.folders import KnownRoots, trusted_targets
@@ -122,8 +124,10 @@ def library_of(
             elif key in routed:  # behind a router
                 found[key] = edited(skill, layout)
                 scopes[key] = routed[key]
-            elif not options.skills and key not in extra and has_case_file(edited(skill, layout)):
-                unscored.append(skill.name)
+            else:  # neither, yet find ranks it (installed for other agents)
+                others[key] = skill.source
+                if not options.skills and key not in extra and has_case_file(edited(skill, layout)):
+                    unscored.append(skill.name)
         for key, (router, scope) in routes.routers.items():  # listed: the agent reads them
             found.setdefault(key, router)
             scopes.setdefault(key, scope)
@@ -167,7 +171,9 @@ def library_of(
             shown=view.description,
             state="name-only" if view.state == "full" and not view.description else view.state,
         )
-    return Library(entries, unscored, read_texts), notices
+    return Library(
+        entries, unscored, read_texts, [f for k, f in others.items() if k not in extra]
+    ), notices
 
 
 def _gone_stubs(

@@ -14,7 +14,10 @@ A skill behind the router of ``skc route`` (``routed``) is not in the listing: t
 the router, which sends it to ``skc find``, and find ranks the skill by its name, description,
 headings and body. So a routed skill's request is ranked over a second index, the library's
 skills as ``find`` indexes them (:func:`find_text`: the router itself is not one, as the
-inventory leaves it out), by the same lexical ranker (:meth:`Library.rank_of`).
+inventory leaves it out), and every other installed skill ``find`` ranks (those installed only
+for other agents: :attr:`Library.others`), by find's own ranking
+(:func:`skillc_gateway.catalog.answer.find_ranking`: a request that is a skill's name ranks it
+first), lexical only: the same scores on every machine (:meth:`Library.rank_of`).
 """
 
 from __future__ import annotations
@@ -175,21 +178,27 @@ class Library:
     listing, in memory; with a routed skill among them, the index of what ``skc find`` reads
     of each (:attr:`finder`). ``unscored``: the installed skills with trigger cases that the
     agent neither lists nor reaches through a router, none of them in it (their cases are not
-    scored: the run warns of them, and a gate scoring no case fails on them)."""
+    scored: the run warns of them, and a gate scoring no case fails on them). ``others``: the
+    folders of the installed skills that are not in it (installed only for other agents),
+    which ``find`` ranks too: indexed for a routed skill's ranking alone, each id past the
+    entries' (:meth:`name_of`)."""
 
     def __init__(
         self,
         entries: Sequence[SkillEntry],
         unscored: Sequence[str] = (),
         read: Mapping[Path, SkillText | None] = {},
+        others: Sequence[Path] = (),
     ) -> None:
         self.entries = list(entries)
         self.unscored = tuple(unscored)
+        self.others = tuple(others)
         self._read = read  # the routed skills' texts the caller read already, by folder
         self.finder: sqlite3.Connection | None = None
         """``find``'s index of the skills it reaches (every one but the router), each as
         :func:`find_text` reads it; made when a skill is routed."""
         self.texts: dict[int, SkillText] = {}
+        self._other_texts: dict[int, SkillText] = {}  # each of ``others`` find reads
         self.db = _ranking_db((skill, entry.name) for skill, entry in enumerate(self.entries))
         for skill, entry in enumerate(self.entries):
             self._add(skill, entry.shown if entry.triggerable else "", entry.state)
@@ -207,10 +216,22 @@ class Library:
             text = self._read[entry.folder] if read else find_text(entry.folder)
             if text is not None:
                 self.texts[skill] = text
-        self.finder = _ranking_db((skill, self.entries[skill].name) for skill in self.texts)
-        for skill, text in self.texts.items():
+        found = dict(self.texts)  # and the skills find ranks that the agent does not list
+        for other, folder in enumerate(self.others, len(self.entries)):
+            text = find_text(folder)
+            if text is not None:
+                found[other] = self._other_texts[other] = text
+        # named as find's catalog names a skill: by its SKILL.md (a plugin's without plugin:)
+        self.finder = _ranking_db((skill, text.name) for skill, text in found.items())
+        for skill, text in found.items():
             add(self.finder, skill, text)
         self._finish(self.finder)
+
+    def name_of(self, skill: int) -> str:
+        """The name of the skill of id ``skill``: an entry's, or one of :attr:`others`'."""
+        if skill < len(self.entries):
+            return self.entries[skill].name
+        return self._other_texts[skill].name
 
     def _add(self, skill: int, description: str, state: str) -> None:
         from skillc_gateway.catalog.postings import SkillText, add
@@ -242,7 +263,10 @@ class Library:
         ``find``'s over every skill it reaches (the agent follows the router, which asks for
         ``skc find`` before anything else), any other's the listing's (:meth:`rank`)."""
         if self.entries[skill].state == "routed" and self.finder is not None:
-            return self._rank(self.finder, query)
+            from skillc_gateway.catalog.answer import find_ranking
+
+            found = find_ranking(self.finder, query, RANKED, semantic=False)
+            return Ranking(tuple(skill for skill, _ in found), tuple(score for _, score in found))
         return self._rank(self.db, query)
 
     @staticmethod

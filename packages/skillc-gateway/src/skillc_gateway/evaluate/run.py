@@ -190,7 +190,7 @@ def score(library: Library, skill: int, case: Case, top: int) -> tuple[CaseResul
         (place is not None and place <= top) if case.should_trigger else not ranking.wins(skill)
     )
     ahead = ranking.ahead_of(skill)
-    taken_by = library.entries[ahead[0]].name if ahead else None
+    taken_by = library.name_of(ahead[0]) if ahead else None
     result = CaseResult(
         case.query,
         case.should_trigger,
@@ -273,7 +273,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
             scored = [score(library, skill, case, options.top) for case in cases]
             results = [result for result, _ in scored]
             for case, (_, other) in zip(cases, scored, strict=True):
-                if case.should_trigger and other is not None:
+                if case.should_trigger and other is not None and other < len(library.entries):
                     taken[(skill, other)] = taken.get((skill, other), 0) + 1
             if options.live is not None and cases:
                 live_cases.append((len(reports), entry.name, entry.folder.name, cases))
@@ -463,7 +463,7 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
             if os.path.lexists(target.parent) and not target.parent.is_dir():
                 raise InvalidOption(f"{target.parent} is not a folder")
             rivals = [
-                library.entries[other].name
+                library.name_of(other)
                 for other in library.rank_of(skill, entry.description).skills
                 if other != skill
             ][:3]
