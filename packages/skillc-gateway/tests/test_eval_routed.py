@@ -249,3 +249,29 @@ def test_a_routed_skill_is_ranked_by_find_s_own_ranking_over_find_s_skills(
     assert (cases["notes"]["place"], cases["notes"]["passed"]) == (1, True), cases["notes"]
     helm_case = cases["roll out a helm chart"]
     assert (helm_case["place"], helm_case["taken_by"]) == (2, "helm-rollout"), helm_case
+
+
+def test_skills_installed_only_for_other_agents_are_not_warned_of(
+    cli: Any, gateway: Any, eval_json: Any, project: Path, write_skill: Any
+) -> None:
+    """``eval --agent codex`` warned of every skill with cases in Claude Code's folder, and
+    after Claude's ``route install`` of every skill behind Claude's router, as skills Codex
+    does not meet (and a gate failed on each): the warning, and a gate, count only the skills
+    of the agent evaluated. A store skill deployed nowhere is still everyone's to warn of."""
+    _library(project / ".claude" / "skills", write_skill)
+    codex = project / ".agents" / "skills"
+    write_skill(codex / "notes", description="Take meeting notes.")
+    _cases(codex / "notes", ["take notes of the meeting"])
+    for routed in (False, True):
+        if routed:
+            assert cli("skillc_index")("route", "install").returncode == 0
+        done = gateway("eval", "--agent", "codex")
+        assert done.returncode == 0 and "not scored" not in done.stderr, done.stderr
+        code, data = eval_json("--agent", "codex", "--min-recall", "0.5")
+        assert (code, data["breaches"]) == (0, []), data
+        assert [skill["name"] for skill in data["skills"]] == ["notes"]
+    write_skill(project / ".skillc" / "skills" / "lone", description="Nobody's skill.")
+    _cases(project / ".skillc" / "skills" / "lone", ["a lone request"])
+    done = gateway("eval", "--agent", "codex")
+    assert "1 installed skill with trigger cases not scored: codex" in done.stderr, done.stderr
+    assert "(lone)" in done.stderr

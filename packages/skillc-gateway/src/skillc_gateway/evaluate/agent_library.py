@@ -83,7 +83,12 @@ def library_of(
             routed[key] = scope
         routers.update(routes.routers)
     else:
-        from skillc_gateway.evaluate.routed import agent_routes, unscored_notice
+        from skillc_gateway.evaluate.routed import (
+            agent_routes,
+            of_other_agents,
+            routed_elsewhere,
+            unscored_notice,
+        )
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import trusted_targets
         from skillc_index.listing.skills import seen_by
@@ -95,6 +100,7 @@ def library_of(
         routes = agent_routes(options.agent, layout, configured)
         notices += routes.notices
         routed = dict(routes.sources)
+        elsewhere = set() if options.skills else routed_elsewhere(options.agent, layout, configured)
 
         stubs = _gone_stubs(inventory, options.agent, layout, configured)
         said = {stub.notice().text for stub, _ in stubs.values()}
@@ -126,7 +132,13 @@ def library_of(
                 scopes[key] = routed[key]
             else:  # neither, yet find ranks it (installed for other agents)
                 others[key] = skill.source
-                if not options.skills and key not in extra and has_case_file(edited(skill, layout)):
+                if (
+                    options.skills
+                    or key in extra
+                    or of_other_agents(skill.locations, key, elsewhere)
+                ):
+                    continue  # named, or installed only for other agents: not warned of
+                if has_case_file(edited(skill, layout)):
                     unscored.append(skill.name)
         for key, (router, scope) in routes.routers.items():  # listed: the agent reads them
             found.setdefault(key, router)

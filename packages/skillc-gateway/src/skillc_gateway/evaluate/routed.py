@@ -21,9 +21,17 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from skillc_index import Notice
+    from skillc_index.inventory.entries import Location
     from skillc_index.layout import Layout, Scope
 
-__all__ = ["AgentRoutes", "agent_routes", "routes_of", "unscored_notice"]
+__all__ = [
+    "AgentRoutes",
+    "agent_routes",
+    "of_other_agents",
+    "routed_elsewhere",
+    "routes_of",
+    "unscored_notice",
+]
 
 #: The skills :func:`unscored_notice` names; it counts the others.
 NAMED = 5
@@ -49,6 +57,23 @@ def agent_routes(agent: str, layout: Layout, configured: Mapping[str, str]) -> A
     return routes_of(layout, folders_of_agent(agent, layout, configured))
 
 
+def routed_elsewhere(agent: str, layout: Layout, configured: Mapping[str, str]) -> set[str]:
+    """The skills behind the routers of folders ``agent`` does not read (other agents'), by
+    the real path of their store folder: installed for those agents, none of ``agent``'s to
+    warn of (:func:`unscored_notice`). A manifest that cannot be read is left out here
+    (:func:`agent_routes` warns of it)."""
+    from skillc_index.inventory.folders import folders_of_agent
+    from skillc_index.route.place import parking_folders, routes_of_folders
+
+    mine = {os.path.realpath(folder) for folder in folders_of_agent(agent, layout, configured)}
+    folders = [folder for _, folder, _ in parking_folders(layout)]
+    theirs = [folder for folder in folders if os.path.realpath(folder) not in mine]
+    if not theirs:
+        return set()
+    routes, _ = routes_of_folders(layout, theirs)
+    return {source for route in routes for source in route.sources}
+
+
 def routes_of(layout: Layout, folders: Collection[Path]) -> AgentRoutes:
     """The routes of ``folders`` (agent folders, a ``--path`` given), in every scope."""
     from skillc_index import Notice
@@ -71,7 +96,8 @@ def routes_of(layout: Layout, folders: Collection[Path]) -> AgentRoutes:
 
 def unscored_notice(agent: str, names: Sequence[str]) -> Notice:
     """The warning of the installed skills (``names``) with trigger cases that ``agent``
-    neither lists nor finds through a router: their cases are not scored."""
+    neither lists nor finds through a router: their cases are not scored. Only ``agent``'s
+    (:func:`of_other_agents`: a skill installed only for other agents is theirs)."""
     from skillc_index import Notice
     from skillc_index.text import counted
 
@@ -84,3 +110,12 @@ def unscored_notice(agent: str, names: Sequence[str]) -> Notice:
         f"{'it' if len(names) == 1 else 'them'} through a router of skc route ({shown}); "
         "skc eval --path FOLDER scores the skills of a folder"
     )
+
+
+def of_other_agents(locations: Sequence[Location], key: str, elsewhere: Collection[str]) -> bool:
+    """Whether an installed skill that an agent neither lists nor reaches through its router
+    (at ``locations``, its source ``key``) is installed only for other agents: in their
+    folders (a Claude Code plugin's is Claude's), or behind their router (``elsewhere``:
+    :func:`routed_elsewhere`). A store skill deployed nowhere is no agent's: every agent's run
+    warns of it (a checkout without the route's gitignored manifest)."""
+    return key in elsewhere or any(location.agent is not None for location in locations)
