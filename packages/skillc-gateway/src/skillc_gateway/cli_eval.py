@@ -77,18 +77,19 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     evals/triggers.yaml
     (should_trigger and should_not_trigger lists; --init writes a starter one).
 
-    Each case's request is ranked over the library the skill lives in (every installed
-    skill --agent lists, or the skills under --path) as the agent lists it: names and
-    descriptions cut as --agent cuts them and as its listing budget leaves them, never the
-    bodies; the ranker is skc find's lexical one, so the result is the same everywhere,
-    offline. A should-trigger case passes when the skill ranks within --top (a tie counts against
-    it), a should-not-trigger case when it does not rank first. Reported per skill:
-    recall, false triggers, each miss with the skill that took the request, skills the
-    agent lists by name only or not at all (their cases cannot trigger them by
-    description); then the collisions, pairs of skills that take each other's cases or
-    whose descriptions are near-duplicates, with the phrases they share. --mutate removes
-    each phrase of a description in turn: `needed` phrases make a case pass, `untested`
-    ones change nothing.
+    Each case's request is ranked over the library the skill lives in (every installed skill
+    --agent lists, or the skills under --path) as the agent lists it: names and descriptions
+    cut as --agent cuts them and as its listing budget leaves them, never the bodies; the
+    ranker is skc find's lexical one, so the result is the same everywhere, offline. A skill
+    behind the router of skc route is scored as skc find ranks it (lexically, by name,
+    description and body, over every installed skill; a request naming it ranks it first). A
+    should-trigger case passes when the skill ranks within --top (a tie counts against it),
+    a should-not-trigger case when it does not rank first. Reported per skill: recall, false
+    triggers, each miss with the skill that took the request, skills the agent lists by name
+    only or not at all (their cases cannot trigger them by description); then the
+    collisions, pairs of skills that take each other's cases or whose descriptions are
+    near-duplicates, with the phrases they share. --mutate removes each phrase of a
+    description in turn: `needed` phrases make a case pass, `untested` ones change nothing.
 
     --live CMD also runs each case through a real agent (never without --live): CMD is
     split into arguments and run without a shell, --runs times a case; the skill counts
