@@ -422,6 +422,10 @@ def build(session: Session, params: BuildParams) -> BuildResult | BatchResult:
             params = params._replace(skill=params.skills[0], skills=())
     if result is None:
         result = build_one(session, params)
+    from skillc_index.route.parked import refresh_routers
+
+    for notice in refresh_routers(session.layout):  # a router an older skillc wrote
+        result = result.with_notice(notice)
     return result if missing is None else result.with_notice(missing)
 
 

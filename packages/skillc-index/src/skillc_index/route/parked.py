@@ -5,7 +5,9 @@ are, so that ``route uninstall`` puts back the stub agents should load, not the 
 build (an older skillc) wrote; ``list`` calls the skill ``stale`` while one holds another
 build (:func:`~skillc_index.build.deploy.stale_copies` over the parking folders). And the
 manifest's record of a skill folder moved into the store (:func:`refresh_moved`): what it
-holds as a build of it compiled it, as ``route install`` records it.
+holds as a build of it compiled it, as ``route install`` records it. And the router's text
+(:func:`refresh_routers`): a router an older skillc wrote is written again as this one writes
+it, as ``route install`` would.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ if TYPE_CHECKING:
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.manifest import Manifest
     from skillc_index.layout import Layout, Scope
+    from skillc_index.pinned import Pinned
     from skillc_index.route.manifest import MoveRecord, RouteManifest
+    from skillc_index.route.place import RoutePlace
 
-__all__ = ["refresh_moved", "refresh_parked", "refresh_route"]
+__all__ = ["refresh_moved", "refresh_parked", "refresh_route", "refresh_routers"]
 
 
 def refresh_parked(
@@ -130,6 +134,72 @@ def refresh_moved(
         why = format_diagnostic(exc.diagnostic).splitlines()[0]
     where = layout.display(routes)
     return [Notice(f"the route's record of '{skill}' in {where} not refreshed: {why}")]
+
+
+def refresh_routers(layout: Layout) -> list[Notice]:
+    """Write again each installed route's router (every scope of ``layout``) whose text is
+    not the one this skillc writes for its skills (:func:`~skillc_index.route.router_skill.
+    router_text`, counting the manifest's records: an older skillc wrote it), as ``route
+    install`` writes it (:func:`~skillc_index.route.router_skill.write_router`: assembled
+    beside it, renamed in), its new digest recorded in the manifest: only a router of
+    skillc's, as recorded (``ours``: never one edited since, nor a folder of the user's),
+    looked at again under the route folder's lock, in the agent folder as checked
+    (:class:`~skillc_index.route.place.RoutePins`). A build calls it once. A warning for each
+    router not refreshed (a route command at work, a full disk)."""
+    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.route import ROUTES_DIR
+
+    scopes = [s for s in layout.scopes() if (layout.base(s) / SKILLC_DIR / ROUTES_DIR).is_dir()]
+    if not scopes:
+        return []  # no route: nothing to look at (a build imports no more route modules)
+    from skillc_index.diagnostics import format_diagnostic
+    from skillc_index.route.place import RoutePins, _routes, routes_lock
+
+    notices: list[Notice] = []
+    for place, recorded in _routes(layout, scopes):
+        if _older_router(place.router, place.agent, place.scope, recorded) is None:
+            continue
+        try:
+            with routes_lock(place.routes, layout), RoutePins(layout) as pins:
+                _write_router(place, pins.agent(place))  # read again under the lock
+            continue
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+        except SkillcError as exc:  # a route command holds the lock; a manifest not valid
+            why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        notices.append(Notice(f"the router {layout.display(place.router)} not refreshed: {why}"))
+    return notices
+
+
+def _older_router(
+    router: Path, agent: str, scope: Scope, manifest: RouteManifest | None
+) -> str | None:
+    """The text this skillc writes for the router of the installed route ``manifest`` when
+    the router at ``router`` is skillc's as recorded but holds another text, else None."""
+    from skillc_index.route.router_skill import router_state_of, router_text, sha256_hex
+
+    if manifest is None or manifest.state != "installed" or manifest.router_sha256 is None:
+        return None
+    text = router_text(len(manifest.records), agent, scope)
+    if sha256_hex(text.encode("utf-8")) == manifest.router_sha256:
+        return None
+    return text if router_state_of(router, manifest.router_sha256) == "ours" else None
+
+
+def _write_router(place: RoutePlace, folder: Pinned) -> None:
+    """Write the router of ``place`` again in the agent folder ``folder``, then its digest
+    in the manifest, while :func:`_older_router` says it is older (read again: the caller
+    holds the route folder's lock)."""
+    from skillc_index.route.manifest import read_route_manifest, write_route_manifest
+    from skillc_index.route.router_skill import sha256_hex, write_router
+
+    manifest = read_route_manifest(place.manifest)
+    text = _older_router(place.router, place.agent, place.scope, manifest)
+    if manifest is None or text is None:
+        return
+    write_router(folder, text)
+    digest = sha256_hex(text.encode("utf-8"))
+    write_route_manifest(place.manifest, place.agent, manifest._replace(router_sha256=digest))
 
 
 def _stale_record(
