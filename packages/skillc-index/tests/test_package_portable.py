@@ -109,3 +109,23 @@ def test_a_file_and_a_folder_of_one_name_clash_and_sharp_s_does_not(
     ]
     assert [p.path for p in clashes(["a/B/c.md", "a/b"])] == ["a/b"]
     assert [p.path for p in clashes(["x/Docs.md", "x/docs.MD", "x/ok.md"])] == ["x/docs.MD"]
+
+
+def test_a_drive_letter_refusal_says_why(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``docs/q:a.md`` is refused (E070: ``ntpath.join`` and an extractor on Windows read
+    ``q:a.md`` as a path on the drive Q:, out of the folder), but the message said "a
+    backslash or a drive letter such as C:", leaving the user to find which: it names the part
+    and its drive letter. Nothing written, no traceback."""
+    write_skill(project / "drv", files={"docs/q:a.md": "# Q\n"})
+    done = cli("skillc-index", script=True)("package", "drv", "-o", "out")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == (
+        "error[E070]: cannot package 'drv' as upload: a file name that no zip "
+        "may hold (a part starting with a drive letter ('q:' in 'q:a.md'), read as a path on "
+        "Windows): docs/q:a.md"
+    )
+    assert "Traceback" not in done.stderr and not (project / "out").exists()
+    problem = path_problem("x\\y.md")
+    assert problem is not None and "(a backslash, read as a separator on Windows)" in problem.text

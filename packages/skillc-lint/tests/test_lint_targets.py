@@ -193,8 +193,8 @@ def test_skl933_says_beforehand_what_package_says_of_the_paths(
     (refused,) = [d for d in _rule_hits(folder, ["well-known"], "SKL933") if d.severity == "error"]
     assert refused.file == "docs\\readme.md"
     assert refused.message == (
-        "a file name that no zip may hold (a backslash or a drive letter such as C:, read as "
-        "a path on Windows): docs\\readme.md (skc package refuses the skill)"
+        "a file name that no zip may hold (a backslash, read as a separator on Windows): "
+        "docs\\readme.md (skc package refuses the skill)"
     )
     done = lint(str(folder), "--target", "upload")
     assert done.returncode == 1 and "SKL933 target-paths: a file name that no zip" in done.stderr

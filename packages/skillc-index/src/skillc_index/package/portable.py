@@ -29,9 +29,13 @@ __all__ = ["MAX_PORTABLE_PATH", "PathProblem", "clashes", "path_problem", "path_
 #: long paths off, as they are by default) less room for the folder it is installed in
 #: (``C:\Users\<name>\.claude\skills\<skill>\`` takes 40 and more).
 MAX_PORTABLE_PATH = 200
-#: What a zip may not hold: a backslash (a separator on Windows) anywhere, a drive letter at
-#: the start of a part (refused).
-_REFUSED = "a backslash or a drive letter such as C:, read as a path on Windows"
+#: What a zip may not hold (refused): a backslash (a separator on Windows) anywhere, a drive
+#: letter at the start of a part (``docs/q:a.md``: ``ntpath.join`` and an extractor on
+#: Windows take ``q:a.md`` for a path on the drive Q:, out of the folder).
+_BACKSLASH = "a backslash, read as a separator on Windows"
+_DRIVE_PART = (
+    "a part starting with a drive letter ('{drive}' in '{part}'), read as a path on Windows"
+)
 _DRIVE = re.compile(r"[A-Za-z]:")
 #: The characters Windows refuses in a file name (``:`` has a message of its own).
 _FORBIDDEN = re.compile(r'[*?"<>|\x00-\x1f]')
@@ -75,8 +79,10 @@ def path_problem(rel: str) -> PathProblem | None:
         shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         return PathProblem(rel, f"a file name that is not UTF-8: {shown}", True)
     parts = rel.split("/")
-    if "\\" in rel or any(_DRIVE.match(part) for part in parts):
-        return PathProblem(rel, f"a file name that no zip may hold ({_REFUSED}): {rel}", True)
+    drive = next((part for part in parts if _DRIVE.match(part)), None)
+    if "\\" in rel or drive is not None:
+        refused = _BACKSLASH if drive is None else _DRIVE_PART.format(drive=drive[:2], part=drive)
+        return PathProblem(rel, f"a file name that no zip may hold ({refused}): {rel}", True)
     for end, part in enumerate(parts, 1):
         why = _part_problem(part)
         if why is not None:
