@@ -206,6 +206,29 @@ def test_skl933_says_beforehand_what_package_says_of_the_paths(
     assert "E999" not in done.stderr and "Traceback" not in done.stderr
 
 
+def test_skl933_judges_a_symlink_to_a_pyc_as_package_does(skill: Writer, tmp_path: Path) -> None:
+    """SKL933 asked whether a file is packaged by its name alone: ``C:x.bin -> m.pyc`` (and
+    ``drive/q:a.bin -> ../m.pyc``) was an error, "skc package refuses the skill", though package,
+    which follows the symlink (:func:`~skillc_index.layout.not_packaged` given the skill's
+    root), leaves it out and packages the skill; SKL521 called them bundled. Lint asks the
+    same function, the same way."""
+    from skillc_index import Layout
+    from skillc_index.package.make import package_skills
+
+    folder = skill(name="pyc", files={"m.pyc": b"\x00pyc", "ok.md": "# Ok\n"})
+    (folder / "C:x.bin").symlink_to("m.pyc")
+    (folder / "drive").mkdir()
+    (folder / "drive" / "q:a.bin").symlink_to("../m.pyc")
+    assert _rule_hits(folder, ["upload"], "SKL933") == []
+    assert _rule_hits(folder, [], "SKL521") == []  # no package holds them: "bundled" neither
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    packaged = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    assert packaged.skills == ("pyc",)
+    (folder / "D:y.bin").write_text("real\n")  # a file of that name that is packaged: refused
+    (hit,) = _rule_hits(folder, ["upload"], "SKL933")
+    assert (hit.file, hit.severity) == ("D:y.bin", "error")
+
+
 def _rule_hits(folder: Path, targets: list[str], rule: str) -> list[LintDiagnostic]:
     registry, _problems = configured_registry({"targets": targets})
     return [d for d in lint_skill(folder, registry=registry).diagnostics if d.rule == rule]

@@ -103,6 +103,14 @@ def _exists(root: Path, rel: str) -> bool:
     return os.path.exists(os.path.join(root, rel))  # noqa: PTH110, PTH118
 
 
+def _not_packaged(root: Path, rel: str) -> bool:
+    """Whether the file ``rel`` of the skill is in no package, as ``skc package`` judges it
+    (:func:`~skillc_index.layout.not_packaged`, symlinks followed)."""
+    from skillc_index.layout import not_packaged
+
+    return not_packaged(rel, os.path.realpath(root))
+
+
 def _leaves(root: Path, rel: str) -> bool:
     try:
         safe_join(root, rel)
@@ -154,6 +162,7 @@ PROBES: dict[str, Callable[[Path, str], object]] = {
     "executable": _executable,
     "exists": _exists,
     "leaves": _leaves,
+    "not_packaged": _not_packaged,
     "sibling": _sibling,
     "skill": _store_skill,
 }

@@ -365,6 +365,14 @@ class Skill:
         second = next((link for link in self.second_links if f"{rel}/".startswith(f"{link}/")), "")
         return second and f"reached through '{second}', a second link to a folder the skill has"
 
+    def not_packaged(self, rel: str) -> bool:
+        """Whether the file ``rel`` of the skill is in no package: the function ``skc
+        package`` asks (:func:`~skillc_index.layout.not_packaged`), given the skill's root
+        (a symlink to a ``.pyc``, a file reached through a symlink to ``evals/``)."""
+        from skillc_index.layout import not_packaged
+
+        return not_packaged(rel) or bool(self._probe("not_packaged", rel))
+
     def leaves(self, rel: str) -> bool:
         """Whether a normalized relative path without ``..`` still resolves outside the skill
         (a symlink on the way points out). Files and folders of the walk are inside."""

@@ -85,7 +85,6 @@ def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
     ``evals/`` at the skill's root (the trigger cases ``skc eval`` reads, agentskills.io's
     train/validation split of them) holds the skill's tests, not its content, which ``skc
     package`` leaves out too."""
-    from skillc_index.layout import not_packaged
     from skillc_lint._rules.security import SCRIPT_SUFFIXES
 
     reached = _reached(skill)
@@ -93,7 +92,7 @@ def bundled_unmentioned(skill: Skill, options: Options) -> Findings:
         lowered = rel.lower()
         if lowered.endswith((".md", *SCRIPT_SUFFIXES)) or _NOT_CONTENT.search(lowered):
             continue
-        if not_packaged(rel):  # evals/, the skill's tests
+        if skill.not_packaged(rel):  # evals/, the skill's tests; a .pyc, a symlink to one
             continue
         folder, hit = posixpath.dirname(rel), rel in reached
         while folder and not hit:

@@ -122,11 +122,10 @@ def target_paths(skill: Skill, options: Options) -> Findings:
     the files it would package, when a chosen target is a package format: once, whichever
     formats are chosen (package says the same of each)."""
     from skillc_index.dialect import PACKAGE_DIALECTS
-    from skillc_index.layout import not_packaged
 
     if not any(name in PACKAGE_DIALECTS for name, _ in _targets(options)):
         return
-    packaged = [rel for rel in skill.files if not not_packaged(rel)]
+    packaged = [rel for rel in skill.files if not skill.not_packaged(rel)]  # package's rule
     for problem in path_problems(packaged):
         yield Finding(
             f"{problem.text} (skc package {'refuses the skill' if problem.refused else 'warns'})",
