@@ -39,6 +39,7 @@ __all__ = [
     "first_files",
     "in_skipped_folder",
     "is_leftover",
+    "never_packaged",
     "past_byte_bound",
     "past_file_bound",
     "skipped_notices",
@@ -133,6 +134,56 @@ def in_skipped_folder(rel: str) -> bool:
     (``deps -> node_modules``, ``cache -> scripts/__pycache__``), as no walk enters such a
     folder by its own name (:func:`walk_skill`)."""
     return any(part in SKIPPED_FOLDERS for part in rel.split("/"))
+
+
+def never_packaged(rel: str, real_root: str) -> str:
+    """Why every package (``skc package``) leaves out the path ``rel`` of the skill at
+    ``real_root`` (relative, POSIX, normalized; a folder when it is one on disk), as a link to
+    it says (``link target ... (hidden: ... never packaged)``); ``""`` when nothing does
+    (whether it is there is not asked). What no walk lists (:func:`walk_skill`: a hidden name,
+    a folder of :data:`~skillc_index.walk.SKIPPED_FOLDERS`, an editor's leftover) and what
+    :func:`~skillc_index.layout.not_packaged` leaves out (``evals/``, ``*.pyc``), of ``rel``
+    or of where it leads (``notes.md -> .notes/x.md``, ``deps/x.js`` through ``deps ->
+    node_modules``; a symlink to one file of a skipped folder is that file, as the walk takes
+    it). What the ``.gitignore`` files exclude is :class:`~skillc_index.glob.IgnoreRules`'s."""
+    from skillc_index.files import real_path
+
+    real = real_path(f"{real_root}/{rel}")
+    folder = os.path.isdir(real)  # noqa: PTH112
+    why = _left_out(rel, real_root, folder=folder, skipped=True, named=True)
+    target = real[len(real_root) + 1 :] if inside(real, real_root) else ""
+    if why or not target or target == rel:
+        return why
+    parent = rel.rpartition("/")[0]  # reached through a symlink to a folder: the walk's rule
+    through = parent and real_path(f"{real_root}/{parent}") != f"{real_root}/{parent}"
+    why = _left_out(target, real_root, folder=folder, skipped=folder or bool(through), named=False)
+    return why and f"leads to '{target}', {why}"
+
+
+def _left_out(rel: str, real_root: str, *, folder: bool, skipped: bool, named: bool) -> str:
+    """:func:`never_packaged`'s answer for the path ``rel`` by its name: hidden, in a folder
+    no walk enters (``skipped``: asked; the last part too for a ``folder``), the skill's
+    tests, compiled Python, an editor's leftover (``named``: the name is the file's own, not
+    a symlink's target's)."""
+    from skillc_index.layout import in_tests, not_packaged
+
+    if is_hidden(rel):
+        return "hidden"
+    parts = rel.split("/")
+    if skipped:
+        passed = parts if folder else parts[:-1]
+        into = next((part for part in passed if part in SKIPPED_FOLDERS), None)
+        if into is not None:
+            where = "" if folder and into == parts[-1] == passed[0] else "in "
+            return f"{where}{into}/, a folder skillc skips"
+    if in_tests(rel, folder) or in_tests_at(rel, real_root):
+        return "the skill's tests, evals/"
+    if folder:
+        return ""
+    if not_packaged(rel):
+        return "compiled Python"
+    parent = os.path.dirname(f"{real_root}/{rel}")  # noqa: PTH120
+    return "an editor's leftover" if named and is_leftover(parts[-1], parent) else ""
 
 
 def walk_skill(

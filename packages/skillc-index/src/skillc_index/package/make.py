@@ -23,7 +23,8 @@ Left out of every package: hidden files and folders and the folders no walk ente
 what the skill's ``.gitignore`` files exclude (:class:`~skillc_index.glob.IgnoreRules`;
 never SKILL.md: a warning), and, as Anthropic's packager leaves them, ``*.pyc`` files and
 ``evals/`` at the skill's root (the skill's tests, not the skill). A file holding a key
-(what skillc-lint's SKL904 reports) is packaged with a warning naming it, the key masked.
+(what skillc-lint's SKL904 reports) is packaged with a warning naming it, the key masked; so
+is a Markdown file linking to what the package leaves out (:mod:`~skillc_index.package.links`).
 """
 
 from __future__ import annotations
@@ -144,7 +145,9 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.document import MarkdownDoc
     from skillc_index.markdown.frontmatter import parse_frontmatter
     from skillc_index.markdown.metadata import read_skill_metadata
+    from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT, is_markdown
     from skillc_index.markdown.yaml12 import scalar_texts
+    from skillc_index.package.links import left_out_links
     from skillc_index.skill_files import skipped_notices, walk_skill
     from skillc_index.text import BOM, BOM_BYTES
 
@@ -191,6 +194,8 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
             else:
                 data = head = skill_md = handle.read(left)
         said += _key_held(rel, head)
+        if is_markdown(rel):  # a link to what no package holds is broken in the package
+            said += left_out_links(rel, head[:MARKDOWN_READ_LIMIT], real_root, rules)
         if lfs_pointer(head):  # (head: more than LFS_POINTER_MAX bytes when the file has more)
             pointers.append(rel)
         total += size_of(data)

@@ -1,0 +1,103 @@
+"""``skc package`` and the links of a skill to what no package holds (audit s50): a hidden
+file, ``evals/``, a ``.pyc``, a folder skillc skips, what the ``.gitignore`` excludes, each
+left out of the package while a packaged Markdown file links to it. Real folders; the
+installed command in a process; skillc-lint's SKL301 says the same (its tests)."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from skillc_index import Layout
+from skillc_index.package.make import package_skills
+
+BODY = (
+    "[n](.notes/x.md) [e](.env.example) [c](evals/evals.json) [t](evals/)\n"
+    "[p](scripts/m.pyc) [m](node_modules/x/index.js) [l](notes.md) [i](out/log.txt)\n"
+    "[r](references/r.md) [g](gone.md) [h](.gone.md) [w](https://example.com/.x.md) [a](#x)\n"
+    "Again [n](.notes/x.md).\n"
+)
+FILES: dict[str, str | bytes] = {
+    ".notes/x.md": "# X\n",
+    ".env.example": "E=1\n",
+    ".gitignore": "out/\n",
+    "out/log.txt": "log\n",
+    "evals/evals.json": '{"evals": []}\n',
+    "evals/README.md": "See [cases](evals.json) and [n](../.notes/x.md).\n",
+    "scripts/m.pyc": b"\x00pyc",
+    "node_modules/x/index.js": "x\n",
+    "references/r.md": "# R\n\nSee [notes](../.notes/x.md).\n",
+}
+LEFT_OUT = (
+    ", which the package leaves out ({}): the link is broken in the package (skillc-lint's SKL301)"
+)
+#: What package says of BODY and FILES: once per link, in the order of the files and links.
+SAID = [
+    "links: SKILL.md:8 links to '.notes/x.md'" + LEFT_OUT.format("hidden"),
+    "links: SKILL.md:8 links to '.env.example'" + LEFT_OUT.format("hidden"),
+    "links: SKILL.md:8 links to 'evals/evals.json'" + LEFT_OUT.format("the skill's tests, evals/"),
+    "links: SKILL.md:8 links to 'evals/'" + LEFT_OUT.format("the skill's tests, evals/"),
+    "links: SKILL.md:9 links to 'scripts/m.pyc'" + LEFT_OUT.format("compiled Python"),
+    "links: SKILL.md:9 links to 'node_modules/x/index.js'"
+    + LEFT_OUT.format("in node_modules/, a folder skillc skips"),
+    "links: SKILL.md:9 links to 'notes.md'" + LEFT_OUT.format("leads to '.notes/x.md', hidden"),
+    "links: SKILL.md:9 links to 'out/log.txt'" + LEFT_OUT.format(".gitignore excludes it"),
+    "links: SKILL.md:11 links to '.notes/x.md'" + LEFT_OUT.format("hidden"),
+    "links: references/r.md:3 links to '../.notes/x.md'" + LEFT_OUT.format("hidden"),
+]
+
+
+def _skill(write_skill: Callable[..., Path], folder: Path) -> Path:
+    write_skill(folder, body=BODY, files=FILES)
+    (folder / "notes.md").symlink_to(".notes/x.md")
+    return folder
+
+
+def test_a_link_to_what_the_package_leaves_out_is_a_warning(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """A SKILL.md (or reference) linking to ``.notes/x.md``, ``.env.example``, into ``evals/``
+    and the rest was packaged without a word, each link broken in the package (the file left
+    out). Each is a warning, once per link, saying why: the function skillc-lint's SKL301
+    asks (:func:`~skillc_index.skill_files.never_packaged`), or the ``.gitignore``. A file of
+    ``evals/`` (no package holds it) links where it likes; a missing file, a URL and an
+    anchor are no concern of package's."""
+    folder = _skill(write_skill, project / "links")
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    said = [n.text for n in result.warnings if "broken in the package" in n.text]
+    assert said == SAID
+    with zipfile.ZipFile(tmp_path / "out" / "links.zip") as archive:
+        names = archive.namelist()
+    assert sorted(names) == ["links/SKILL.md", "links/references/r.md"]  # each left out, indeed
+
+
+def test_the_installed_command_warns_of_each_broken_link(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """The same through the installed ``skillc-index package``, in a process: one warning
+    line per link on stderr, the package written (exit 0), no traceback."""
+    _skill(write_skill, project / "links")
+    done = cli("skillc-index", script=True)("package", "links", "--to", "plugin", "-o", "out")
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "broken in the package" in line]
+    assert warned == [f"warning: {text}" for text in SAID]
+    assert "Traceback" not in done.stderr
+    assert (project / "out" / "links" / "skills" / "links" / "SKILL.md").is_file()
+
+
+def test_never_packaged_of_what_the_package_holds_is_nothing(
+    project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """What the package holds has no reason: a file, a folder, a symlink to one, a folder
+    named like a skipped one but a file (``venv``: the walk keeps such a file)."""
+    from skillc_index.skill_files import never_packaged
+
+    folder = _skill(write_skill, project / "links")
+    (folder / "venv").write_text("a file\n")
+    (folder / "r.md").symlink_to("references/r.md")
+    real = str(folder.resolve())
+    for rel in ("SKILL.md", "references", "references/r.md", "r.md", "venv"):
+        assert never_packaged(rel, real) == "", rel
+    assert never_packaged("node_modules", real) == "node_modules/, a folder skillc skips"
