@@ -418,11 +418,13 @@ def test_lint_flags_links_through_escaping_symlinks(skc: Run, hostile: Path) -> 
     assert [(d["file"], d["message"]) for d in escapes if d["file"] != "SKILL.md"] == [
         (name, f"symlink escapes the skill root: '{name}'") for name in symlinks
     ]
-    # inside links all resolve, but one through a second link to a folder (self -> .): no
-    # part of the skill, never packaged
+    # inside links all resolve, but one through a second link to a folder (self -> .) and one
+    # through a hidden one (references/.up): no part of the skill, never packaged
     assert [d["message"] for d in diagnostics if d["rule"] == "SKL301"] == [
         "link target not found: 'self/SKILL.md' (reached through 'self', a second link to a"
-        " folder the skill has: no part of the skill, never packaged)"
+        " folder the skill has: no part of the skill, never packaged)",
+        "link target not found: 'references/.up/demo/references/gadgets.md' (hidden: no part"
+        " of the skill, never packaged)",
     ]
     text = skc("lint", "demo")
     assert text.returncode == 1 and "Traceback" not in text.stderr, text.stderr

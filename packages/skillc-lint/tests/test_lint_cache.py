@@ -121,7 +121,23 @@ def test_a_hidden_path_a_link_names_invalidates(lint: Run, skill: Writer) -> Non
     (folder / ".notes").mkdir()
     (folder / ".notes/todo.md").write_text("# Todo\n")
     same_as_fresh(lint, str(folder))
-    assert "SKL301" not in lint(str(folder), "--format", "json").stdout
+    # there now, but hidden: no package holds it (SKL301 says why, no longer "not found" alone)
+    assert "(hidden: no part of the skill, never packaged)" in lint(str(folder)).stderr
+
+
+def test_where_a_link_leads_out_of_the_package_invalidates(lint: Run, skill: Writer) -> None:
+    """SKL301 says why no package holds a link's target (:meth:`Skill.never_packaged`, a
+    probe): ``deps -> node_modules`` made ``deps -> .vendor`` changes no file the walk lists
+    and no text, yet the reason; the cached result is not reused."""
+    files = {"node_modules/a.js": "a\n", ".vendor/a.js": "v\n"}
+    folder = skill(body="See [a](deps/a.js).\n", files=files)
+    (folder / "deps").symlink_to("node_modules")
+    assert "in node_modules/, a folder skillc skips" in lint(str(folder)).stderr
+    (folder / "deps").unlink()
+    (folder / "deps").symlink_to(".vendor")
+    same_as_fresh(lint, str(folder))
+    said = lint(str(folder)).stderr
+    assert "leads to '.vendor/a.js', hidden" in said and "node_modules" not in said
 
 
 def test_a_file_the_gitignore_excludes_invalidates(lint: Run, skill: Writer) -> None:

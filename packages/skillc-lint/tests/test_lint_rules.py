@@ -816,7 +816,7 @@ def test_skl301_a_link_to_what_the_gitignore_excludes_is_not_bundled(
 ) -> None:
     """A link to a file (or folder) the skill's ``.gitignore`` excludes found the file on
     disk and said nothing, though ``skc package`` never ships it: it is SKL301, saying why.
-    A hidden file is still looked up on disk (no finding)."""
+    So is a hidden file, which no package holds either."""
     folder = skill(
         body="See [s](secrets.txt), [log](out/build.log), [out](out/) and [env](.env).\n",
         files={"secrets.txt": "k\n", "out/build.log": "l\n", ".env": "E=1\n"},
@@ -827,7 +827,89 @@ def test_skl301_a_link_to_what_the_gitignore_excludes_is_not_bundled(
         f"link target not found: 'secrets.txt'{why}",
         f"link target not found: 'out/build.log'{why}",
         f"link target not found: 'out/'{why}",
+        "link target not found: '.env' (hidden: no part of the skill, never packaged)",
     ]
+
+
+def test_skl301_a_link_to_what_every_package_leaves_out_is_never_packaged(
+    skill: Writer, found: Found
+) -> None:
+    """A link to a hidden file (``.notes/x.md``, ``.env.example``), into ``evals/``, to a
+    ``.pyc`` or into ``node_modules/`` found the file on disk and said nothing (a hidden one
+    "still counts as existing"), though ``skc package`` leaves each out: the link is broken in
+    every package. It is SKL301, saying why, as for what the ``.gitignore`` excludes; a
+    symlink is judged by where it leads. A link of ``evals/`` (no package holds the file
+    linking) links where it likes; a hidden file that is not there is not found, no more."""
+    body = (
+        "[n](.notes/x.md) [e](.env.example) [c](evals/evals.json) [t](evals/)\n"
+        "[p](scripts/m.pyc) [m](node_modules/x/index.js) [l](notes.md) [b](compiled.bin)\n"
+        "[r](references/r.md) [g](.gone.md) [w](https://example.com/.x.md)\n"
+    )
+    files = {
+        ".notes/x.md": "# X\n",
+        ".env.example": "E=1\n",
+        "evals/evals.json": '{"evals": []}\n',
+        "evals/README.md": "See [cases](evals.json), [n](../.notes/x.md), [s](../SKILL.md).\n",
+        "scripts/m.pyc": b"\x00pyc",
+        "node_modules/x/index.js": "x\n",
+        "references/r.md": "# R\n\nSee [notes](../.notes/x.md).\n",
+    }
+    folder = skill(body=body, files=files)
+    (folder / "notes.md").symlink_to(".notes/x.md")
+    (folder / "compiled.bin").symlink_to("scripts/m.pyc")
+    said = [(d.file, d.line, d.message, d.severity) for d in found(folder, "SKL301")]
+    never = "no part of the skill, never packaged"
+    assert said == [
+        ("SKILL.md", 8, f"link target not found: '.notes/x.md' (hidden: {never})", "error"),
+        ("SKILL.md", 8, f"link target not found: '.env.example' (hidden: {never})", "error"),
+        (
+            "SKILL.md",
+            8,
+            f"link target not found: 'evals/evals.json' (the skill's tests, evals/: {never})",
+            "error",
+        ),
+        (
+            "SKILL.md",
+            8,
+            f"link target not found: 'evals/' (the skill's tests, evals/: {never})",
+            "error",
+        ),
+        (
+            "SKILL.md",
+            9,
+            f"link target not found: 'scripts/m.pyc' (compiled Python: {never})",
+            "error",
+        ),
+        (
+            "SKILL.md",
+            9,
+            "link target not found: 'node_modules/x/index.js' (in node_modules/, a folder skillc "
+            f"skips: {never})",
+            "error",
+        ),
+        (
+            "SKILL.md",
+            9,
+            f"link target not found: 'notes.md' (leads to '.notes/x.md', hidden: {never})",
+            "error",
+        ),
+        (
+            "SKILL.md",
+            9,
+            "link target not found: 'compiled.bin' (leads to 'scripts/m.pyc', compiled Python: "
+            f"{never})",
+            "error",
+        ),
+        ("SKILL.md", 10, "link target not found: '.gone.md'", "error"),
+        (
+            "references/r.md",
+            3,
+            f"link target not found: '../.notes/x.md' (hidden: {never})",
+            "error",
+        ),
+    ]
+    # compiled.bin leads to a .pyc: no package holds it, so it needs no Markdown to name it
+    assert [d.file for d in found(folder, "SKL521")] == []
 
 
 def test_skl301_a_link_through_a_second_link_to_a_folder_is_not_bundled(
@@ -1011,13 +1093,12 @@ def test_skl301_near_misses(skill: Writer, found: Found) -> None:
         "    [broken](indented.md)\n\n"  # indented code
         "[web](https://example.com/x.md) [mail](mailto:a@b.c) <https://example.com>\n"
         "[abs](/etc/hosts.md) [top](#my-skill) [folder](scripts/) [here](./)\n"
-        "[spaced](my%20file.md) [query](data.md?raw=1) [hidden](.env.example)\n"
+        "[spaced](my%20file.md) [query](data.md?raw=1)\n"
     )
     folder = skill(
         body=body,
         files={"scripts/run.sh": "echo\n", "my file.md": "# F\n", "data.md": "# D\n"},
     )
-    (folder / ".env.example").write_text("X=1\n", encoding="utf-8")
     assert found(folder, "SKL301") == []
 
 
@@ -1216,7 +1297,8 @@ def test_skl303_links_through_symlinks_leaving_the_skill(
 def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -> None:
     """Symlinks staying inside are no escape (SKL303); a link through a second link to a
     folder (``refs``, ``self``: their folders are walked by their own paths) is SKL301,
-    never packaged so; one to a file through a link (``in.md``) is a file of the skill."""
+    never packaged so, and so is a hidden one (``.hidden-in.md``); one to a file through a
+    link (``in.md``) is a file of the skill."""
     folder = skill(
         body="[a](in.md#part) [b](refs/r.md) [c](self/SKILL.md) [d](abs.md) [e](refs)\n"
         "[f](refs/back/in.md) [g](.hidden-in.md)\n",
@@ -1235,6 +1317,7 @@ def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -
         f"link target not found: 'self/SKILL.md' (reached through 'self', {why})",
         f"link target not found: 'refs' (reached through 'refs', {why})",
         f"link target not found: 'refs/back/in.md' (reached through 'refs', {why})",
+        "link target not found: '.hidden-in.md' (hidden: no part of the skill, never packaged)",
     ]
     assert found(folder, "SKL302") == []
 

@@ -377,3 +377,40 @@ def test_ctrl_c_while_click_is_imported_exits_130_quietly(
         check=False,
     )
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "", "")
+
+
+def test_package_and_lint_agree_on_a_link_to_what_no_package_holds(
+    cli: Callable[..., Run], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A link to ``.env.example`` (hidden) and into ``evals/`` went out broken in ``skc
+    package`` without a word, and ``skc lint`` counted the files as there: the installed
+    ``skc`` warns of each link as it packages (exit 0), and its lint reports each as SKL301
+    (exit 1), by one function; a link of ``evals/`` to ``evals/`` is neither's concern."""
+    files = {".env.example": "E=1\n", "evals/evals.json": '{"evals": []}\n'}
+    files["evals/README.md"] = "See [cases](evals.json).\n"
+    write_skill(project / "links", body="[e](.env.example) [c](evals/evals.json)\n", files=files)
+    skc = cli("skc", script=True)
+    packaged = skc("package", "links", "-o", "out")
+    assert packaged.returncode == 0 and "Traceback" not in packaged.stderr, packaged.stderr
+    broken = [line for line in packaged.stderr.splitlines() if "broken in the package" in line]
+    assert broken == [
+        "warning: links: SKILL.md:8 links to '.env.example', which the package leaves out "
+        "(hidden): the link is broken in the package (skillc-lint's SKL301)",
+        "warning: links: SKILL.md:8 links to 'evals/evals.json', which the package leaves out "
+        "(the skill's tests, evals/): the link is broken in the package (skillc-lint's SKL301)",
+    ]
+    linted = skc("lint", "links", "--format", "json")
+    assert linted.returncode == 1 and "Traceback" not in linted.stderr, linted.stderr
+    found = json.loads(linted.stdout)
+    diagnostics = found["diagnostics"] if isinstance(found, dict) else found[0]["diagnostics"]
+    assert [(d["file"], d["message"]) for d in diagnostics if d["rule"] == "SKL301"] == [
+        (
+            "SKILL.md",
+            "link target not found: '.env.example' (hidden: no part of the skill, never packaged)",
+        ),
+        (
+            "SKILL.md",
+            "link target not found: 'evals/evals.json' (the skill's tests, evals/: no "
+            "part of the skill, never packaged)",
+        ),
+    ]

@@ -103,6 +103,13 @@ def _exists(root: Path, rel: str) -> bool:
     return os.path.exists(os.path.join(root, rel))  # noqa: PTH110, PTH118
 
 
+def _never_packaged(root: Path, rel: str) -> str:
+    """Why every package leaves out the path ``rel`` of the skill (""; nothing says so)."""
+    from skillc_index.skill_files import never_packaged
+
+    return never_packaged(rel, os.path.realpath(root))
+
+
 def _not_packaged(root: Path, rel: str) -> bool:
     """Whether the file ``rel`` of the skill is in no package, as ``skc package`` judges it
     (:func:`~skillc_index.layout.not_packaged`, symlinks followed)."""
@@ -162,6 +169,7 @@ PROBES: dict[str, Callable[[Path, str], object]] = {
     "executable": _executable,
     "exists": _exists,
     "leaves": _leaves,
+    "never_packaged": _never_packaged,
     "not_packaged": _not_packaged,
     "sibling": _sibling,
     "skill": _store_skill,

@@ -365,6 +365,13 @@ class Skill:
         second = next((link for link in self.second_links if f"{rel}/".startswith(f"{link}/")), "")
         return second and f"reached through '{second}', a second link to a folder the skill has"
 
+    def never_packaged(self, rel: str) -> str:
+        """Why every package leaves out the path ``rel`` of the skill, there or not (``""``:
+        nothing says so): :func:`~skillc_index.skill_files.never_packaged`, what ``skc
+        package`` warns of a link to (hidden, ``evals/``, ``*.pyc``, a folder it skips)."""
+        why: str = self._probe("never_packaged", rel)
+        return why
+
     def not_packaged(self, rel: str) -> bool:
         """Whether the file ``rel`` of the skill is in no package: the function ``skc
         package`` asks (:func:`~skillc_index.layout.not_packaged`), given the skill's root

@@ -21,13 +21,28 @@ __all__ = ["link_anchor_exists", "link_file_exists", "link_no_escape", "no_orpha
 def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist, and that
     are part of the skill (said so when not: its ``.gitignore`` files exclude it, or a second
-    symlink to a folder reaches it); one that exists composed otherwise (NFC typed, NFD on
-    disk) is named, escaped, as the one it differs from in Unicode normalisation only. A bare
-    placeholder, ``[links](url)`` in example text, is no link (:func:`~fields.link_placeholder`)."""
+    symlink to a folder reaches it, or every package leaves it out, ``skc package``'s
+    :func:`~skillc_index.skill_files.never_packaged`: hidden, ``evals/``, ``*.pyc``; but for
+    a link of a file no package holds, one of ``evals/`` say); one that exists composed
+    otherwise (NFC typed, NFD on disk) is named, escaped, as the one it differs from in Unicode
+    normalisation only. A bare placeholder, ``[links](url)`` in example text, is no link
+    (:func:`~fields.link_placeholder`)."""
     entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
         missing = link.kind == "path" and not skill.exists(link.path)
-        if missing and not fields.link_placeholder(link.written):
+        if link.kind == "path" and not missing and not skill.not_packaged(link.source):
+            # there, but left out of every package (hidden, evals/, *.pyc): broken in it; a
+            # file no package holds (evals/'s own) links where it likes
+            why = skill.never_packaged(link.path)
+            if why:
+                yield Finding(
+                    f"link target not found: '{link.written.partition('#')[0]}' ({why}: "
+                    "no part of the skill, never packaged)",
+                    link.source,
+                    link.line,
+                    link.column,
+                )
+        elif missing and not fields.link_placeholder(link.written):
             written = link.written.partition("#")[0]
             twin = None  # an ASCII path has no other normalisation
             if not link.path.isascii():
