@@ -146,7 +146,7 @@ def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
     as when another run makes it; the lock is taken, and the folder (not this run's) kept."""
     import fcntl
 
-    from skillc_index import atomic
+    from skillc_index import atomic, locks
 
     folder = tmp_path / "out"
     finds = atomic.nearest_existing
@@ -157,7 +157,7 @@ def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
         return found
 
     monkeypatch.setattr(atomic, "nearest_existing", made_by_another)
-    with atomic.locked_folder(folder, 0, make=True):
+    with locks.locked_folder(folder, 0, make=True):
         other = os.open(folder, os.O_RDONLY)
         try:
             with pytest.raises(BlockingIOError):
@@ -166,7 +166,7 @@ def test_a_locked_folder_another_run_makes_at_once_is_locked_all_the_same(
             os.close(other)
     assert folder.is_dir()
     monkeypatch.undo()
-    with atomic.locked_folder(tmp_path / "new" / "er", 0, make=True):  # made for it
+    with locks.locked_folder(tmp_path / "new" / "er", 0, make=True):  # made for it
         assert (tmp_path / "new" / "er").is_dir()
     assert not (tmp_path / "new").exists()  # nothing written: removed again
 
@@ -182,7 +182,7 @@ def test_an_owned_lock_is_waited_for_while_read_and_refused_at_once_while_held(
     import fcntl
     import math
 
-    from skillc_index import atomic
+    from skillc_index import locks
 
     path = tmp_path / "owned.lock"
     path.touch()
@@ -201,13 +201,13 @@ def test_an_owned_lock_is_waited_for_while_read_and_refused_at_once_while_held(
 
     try:
         flock(owner, fcntl.LOCK_EX)
-        assert atomic.flock_within(claimant, math.inf, owned=True) is False
+        assert locks.flock_within(claimant, math.inf, owned=True) is False
         flock(owner, fcntl.LOCK_SH)  # (converted: now a reader's)
-        assert atomic.flock_within(claimant, 0, owned=True) is False  # not in time
+        assert locks.flock_within(claimant, 0, owned=True) is False  # not in time
         flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)  # claimant holds none: not even shared
         flock(other, fcntl.LOCK_UN)
         monkeypatch.setattr(fcntl, "flock", read_until_refused)
-        assert atomic.flock_within(claimant, math.inf, owned=True) is True and refused
+        assert locks.flock_within(claimant, math.inf, owned=True) is True and refused
         with pytest.raises(BlockingIOError):
             flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)
     finally:
@@ -219,9 +219,9 @@ def test_an_owned_lock_is_waited_for_while_read_and_refused_at_once_while_held(
 
     monkeypatch.setattr(fcntl, "flock", no_flock)
     with open(path, "rb") as file:
-        assert atomic.flock_within(file.fileno(), 1) is True
+        assert locks.flock_within(file.fileno(), 1) is True
         with pytest.raises(OSError, match="No locks available"):
-            atomic.flock_within(file.fileno(), 1, owned=True)
+            locks.flock_within(file.fileno(), 1, owned=True)
 
 
 def test_a_replacing_write_removes_what_a_killed_write_of_it_left(tmp_path: Path) -> None:

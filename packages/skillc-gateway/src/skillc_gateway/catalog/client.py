@@ -402,13 +402,13 @@ def claim_lock(fd: int) -> None:
     ``flock``. BlockingIOError at once when another holds it exclusively: a server runs or
     starts. Held shared, it is a client's look (:func:`lock_holder`: for the time of a
     read): tried again for up to :data:`PROBE_SECONDS`
-    (:func:`skillc_index.atomic.flock_within`, ``owned``). The lock itself tells which,
+    (:func:`skillc_index.locks.flock_within`, ``owned``). The lock itself tells which,
     never the pid in the file: one a server left there may be another process's by now (a
     client's look then gave E060 "already runs (pid N)" at once); a server started at the
     instant of a ``--status`` or a find's probe died with E060 "already runs (pid ?)"."""
     import errno
 
-    from skillc_index.atomic import flock_within
+    from skillc_index.locks import flock_within
 
     if not flock_within(fd, PROBE_SECONDS, owned=True):
         raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))

@@ -216,7 +216,7 @@ def fallback_lock(
     """
     import math
 
-    from skillc_index.atomic import flock_within
+    from skillc_index.locks import flock_within
 
     try:  # Windows: no folder opens (and one holding an open file cannot be renamed anyway)
         fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))

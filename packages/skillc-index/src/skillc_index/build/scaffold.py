@@ -574,10 +574,10 @@ GITIGNORE_LOCK_WAIT_S = 30.0
 def _lock(fd: int, name: str) -> None:
     """An exclusive ``flock`` on ``fd`` (the ``.gitignore`` ``name``), released when it is
     closed (none where there is no ``flock``: Windows, or a file system without it), waited
-    for at most :data:`GITIGNORE_LOCK_WAIT_S` (:func:`~skillc_index.atomic.flock_within`):
+    for at most :data:`GITIGNORE_LOCK_WAIT_S` (:func:`~skillc_index.locks.flock_within`):
     any user who may read the file can lock it, which hung ``init`` and ``build`` for ever;
     CannotCreate then."""
-    from skillc_index.atomic import flock_within
+    from skillc_index.locks import flock_within
 
     if not flock_within(fd, GITIGNORE_LOCK_WAIT_S):
         waited = f"{GITIGNORE_LOCK_WAIT_S:g} s"

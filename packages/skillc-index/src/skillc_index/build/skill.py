@@ -515,10 +515,10 @@ def _build_lock(skill: ResolvedSkill, *, runtime: bool = False) -> AbstractConte
     ``runtime`` on the runtime it is built into (made empty when there is none yet, and
     removed again if still empty: two sources of one name built ``--global`` from two
     projects share that runtime and nothing else), held while a build imports, compiles and
-    deploys it, so two builds of one skill at once take turns (:func:`~skillc_index.atomic.
+    deploys it, so two builds of one skill at once take turns (:func:`~skillc_index.locks.
     locked_folder`). Unlocked (as before) when the folder cannot be opened; waited for at
     most :data:`BUILD_LOCK_WAIT_S`."""
-    from skillc_index.atomic import locked_folder
+    from skillc_index.locks import locked_folder
 
     folder = skill.runtime if runtime else skill.source
     return locked_folder(folder, BUILD_LOCK_WAIT_S, make=runtime)

@@ -258,8 +258,8 @@ def _locked_runtime(
     runtime, else (not writable, or its folder leads out of its base; or ``private``) this
     process's private runtime; with ``newer`` (:func:`_newer`), this process's memory. E002
     when none can be written."""
-    from skillc_index.atomic import FileLock  # here: a read of a current index takes no lock
     from skillc_index.index.schema import hash16
+    from skillc_index.locks import FileLock  # here: a read of a current index takes no lock
 
     if newer:
         from skillc_index.index.memory import LOCK, available

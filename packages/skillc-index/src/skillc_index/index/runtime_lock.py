@@ -24,7 +24,7 @@ _REOPENS = 8
 
 class RuntimeLock:
     """The lock of a build on demand in a skill's runtime: an exclusive ``flock`` on
-    ``<runtime>/.skillc-meta/search-<hash16>.lock``, as :class:`~skillc_index.atomic.
+    ``<runtime>/.skillc-meta/search-<hash16>.lock``, as :class:`~skillc_index.locks.
     FileLock` takes it (waited for up to :data:`.cache.LOCK_WAIT_S`, then on, unlocked), and what
     this run made for it, which :meth:`undo` removes when the runtime could not take the
     index: the file (``made``: created with ``O_EXCL``, not guessed by a look before) and the
@@ -54,8 +54,8 @@ class RuntimeLock:
         return found
 
     def __enter__(self) -> None:
-        from skillc_index.atomic import flock_within
         from skillc_index.index.cache import LOCK_WAIT_S
+        from skillc_index.locks import flock_within
 
         for _ in range(_REOPENS):
             self.held = flock_within(self.fd, LOCK_WAIT_S)

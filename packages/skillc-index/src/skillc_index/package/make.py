@@ -370,7 +370,7 @@ def _write(
 ) -> tuple[tuple[PackagedFile, ...], tuple[tuple[Path, Path], ...], versions.Earlier, str]:
     """Write ``files`` into ``output`` with the record of what skc package wrote there
     (:data:`MANIFEST`), all or none, under a lock on the folder (made for it when it is not
-    there: :func:`~skillc_index.atomic.locked_folder`): two runs into one folder at once
+    there: :func:`~skillc_index.locks.locked_folder`): two runs into one folder at once
     each read the record the other wrote (without it, one's entry was lost and its file
     then called foreign, E050); the index is merged with the earlier run's there
     (:func:`merge_index`: ``fmt``, ``own``, ``index``, ``dropped``); a plugin's
@@ -380,7 +380,8 @@ def _write(
     from functools import partial
 
     from skillc_index import atomic
-    from skillc_index.atomic import locked_folder, move_aside, write_file_atomic, write_files_atomic
+    from skillc_index.atomic import move_aside, write_file_atomic, write_files_atomic
+    from skillc_index.locks import locked_folder
 
     with locked_folder(output, LOCK_WAIT_S, make=True):
         record = made_before(output)  # E999 for a newer skillc's record, nothing written
