@@ -1625,6 +1625,36 @@ def test_a_find_that_starts_a_server_as_a_client_reads_the_lock_starts_it(
     assert stopped.returncode == 0, stopped.stderr
 
 
+def test_a_lock_held_shared_past_the_probe_is_no_server_running(
+    cli: Callable[..., Run], home: Path
+) -> None:
+    """Another program holding the home's lock shared (``flock -s``) for longer than a
+    client's look (:data:`.client.PROBE_SECONDS`): a server that starts, in the foreground
+    or ``--detach``, said E060 "a find server already runs for this skillc home (pid ?)",
+    none running, and a find's own start (``start_for_later``) gave up. It says who holds the
+    lock, and leaves the file as it was (the pid an earlier server left)."""
+    import fcntl
+
+    (home / ".skillc").mkdir()
+    lock = home / ".skillc" / LOCK_NAME
+    lock.write_bytes(b"4242\n")
+    gateway_script = cli("skillc-gateway", script=True)
+    reader = os.open(lock, os.O_RDONLY)
+    try:
+        fcntl.flock(reader, fcntl.LOCK_SH)  # held for the whole test
+        said = (
+            f"error[E060]: find server: another process (no find server) has held {lock} "
+            "shared for over 2 s: start the find server once it lets go\n"
+        )
+        for args in (("--detach",), ("--idle", "1")):
+            done = gateway_script("watch", *args)
+            assert (done.returncode, done.stderr) == (1, said), args
+            assert "Traceback" not in done.stdout + done.stderr
+        assert lock.read_bytes() == b"4242\n"
+    finally:
+        os.close(reader)
+
+
 #: What the home's lock says while another holds it exclusively (a server, or one starting),
 #: and the pid E060 names: its own (only as information), or ``?`` for none or no pid.
 NAMED_BY_A_HOLDER = {

@@ -397,21 +397,34 @@ def holder_named(fd: int) -> str:
 PROBE_SECONDS = 2.0
 
 
-def claim_lock(fd: int) -> None:
-    """Take the find-server lock (its file open as ``fd``) for a server: an exclusive
+def claim_lock(fd: int, path: Path) -> None:
+    """Take the find-server lock ``path`` (open as ``fd``) for a server: an exclusive
     ``flock``. BlockingIOError at once when another holds it exclusively: a server runs or
     starts. Held shared, it is a client's look (:func:`lock_holder`: for the time of a
-    read): tried again for up to :data:`PROBE_SECONDS`
+    read; no client holds it over a query): tried again for up to :data:`PROBE_SECONDS`
     (:func:`skillc_index.locks.flock_within`, ``owned``). The lock itself tells which,
     never the pid in the file: one a server left there may be another process's by now (a
     client's look then gave E060 "already runs (pid N)" at once); a server started at the
-    instant of a ``--status`` or a find's probe died with E060 "already runs (pid ?)"."""
+    instant of a ``--status`` or a find's probe died with E060 "already runs (pid ?)".
+    Held shared all that time, it is no look of skillc's but another program's (``flock
+    -s``): FindServerError saying so (it said "already runs (pid ?)", none running)."""
     import errno
+    import fcntl
 
     from skillc_index.locks import flock_within
 
-    if not flock_within(fd, PROBE_SECONDS, owned=True):
+    if flock_within(fd, PROBE_SECONDS, owned=True):
+        return
+    if not flock_within(fd, 0, shared=True):  # held exclusively: a server runs or starts
         raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+    try:  # let go just now: taken (a shared lock converted)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        raise FindServerError(
+            f"another process (no find server) has held {path} shared for over "
+            f"{PROBE_SECONDS:g} s: start the find server once it lets go"
+        ) from None
 
 
 #: The most of ``/proc/locks`` read looking for a lock (about 10,000 locks).

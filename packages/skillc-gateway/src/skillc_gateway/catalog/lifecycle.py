@@ -364,13 +364,15 @@ def _spawn_locked(
     holds it at the instant the server would take it (one did: E060 "already runs", with the
     pid an earlier server left in the file). BlockingIOError when it is held already (a
     server runs or starts), OSError when it cannot be opened or no process made,
-    FindServerError when it or the log is not a regular file (:func:`.protocol.open_home_file`)."""
+    FindServerError when it or the log is not a regular file (:func:`.protocol.open_home_file`)
+    or another program holds it shared too long (:func:`.client.claim_lock`)."""
     import contextlib
 
     layout.global_dir.mkdir(parents=True, exist_ok=True)
-    lock = open_home_file(layout.global_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    path = layout.global_dir / LOCK_NAME
+    lock = open_home_file(path, os.O_RDWR | os.O_CREAT)
     try:
-        claim_lock(lock)  # a client's probe holding it an instant is waited for
+        claim_lock(lock, path)  # a client's probe holding it an instant is waited for
         child = _spawn(layout, idle, lock, build)
         with contextlib.suppress(OSError):
             os.ftruncate(lock, 0)

@@ -82,11 +82,14 @@ def take_lock(path: Path) -> int:
     except OSError as exc:
         raise FindServerError(f"cannot open {path}: {exc.strerror or exc}") from None
     try:
-        claim_lock(fd)
+        claim_lock(fd, path)
     except BlockingIOError:
         holder = holder_named(fd)
         os.close(fd)
         raise FindServerError(already_runs(holder)) from None
+    except BaseException:  # held shared too long (FindServerError)
+        os.close(fd)
+        raise
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
