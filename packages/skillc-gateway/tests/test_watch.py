@@ -9,6 +9,7 @@ output without a server.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -1653,6 +1654,31 @@ def test_a_lock_held_shared_past_the_probe_is_no_server_running(
         assert lock.read_bytes() == b"4242\n"
     finally:
         os.close(reader)
+
+
+def test_a_client_never_reads_an_earlier_servers_pid_while_one_is_made(
+    clean_env: dict[str, str], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock a find takes to start a server holds the pid an earlier server left there
+    (a process gone, its pid maybe another's since) until the new server's is written,
+    after it is made: a client asking then (``--stop``, ``--status``: ``lock_holder``) read
+    that pid ("the find server (pid N) does not answer: kill it" of another process). It
+    is emptied as it is taken: a client reads none (``?``) until the new pid is there."""
+    from skillc_gateway.catalog import lifecycle
+
+    layout = Layout.discover(project, clean_env)
+    layout.global_dir.mkdir(parents=True, exist_ok=True)
+    lock = layout.global_dir / LOCK_NAME
+    lock.write_bytes(f"{os.getpid()}\n".encode())  # an earlier server's, taken since
+    read: list[str | None] = []
+
+    def spawn(*_args: object) -> subprocess.Popen[bytes]:
+        read.append(lock_holder(lock))  # a client's look as the process is made
+        raise OSError(errno.EAGAIN, "no process made here")
+
+    monkeypatch.setattr(lifecycle, "_spawn", spawn)
+    assert start_for_later(layout, serves=True) is None
+    assert read == ["?"]
 
 
 #: What the home's lock says while another holds it exclusively (a server, or one starting),

@@ -362,7 +362,10 @@ def _spawn_locked(
     it opens): from before the server starts, a client asking (``lock_holder``, ``--stop``,
     ``--status``) finds it held and knows the server by its pid, and no probe of a client
     holds it at the instant the server would take it (one did: E060 "already runs", with the
-    pid an earlier server left in the file). BlockingIOError when it is held already (a
+    pid an earlier server left in the file). The file is emptied as it is taken, before the
+    process is made: until its pid is written, a client reads none (``?``), never the pid
+    an earlier server left there (another process's by now: ``--stop`` said "the find
+    server (pid N) does not answer: kill it" of it). BlockingIOError when it is held already (a
     server runs or starts), OSError when it cannot be opened or no process made,
     FindServerError when it or the log is not a regular file (:func:`.protocol.open_home_file`)
     or another program holds it shared too long (:func:`.client.claim_lock`)."""
@@ -373,9 +376,10 @@ def _spawn_locked(
     lock = open_home_file(path, os.O_RDWR | os.O_CREAT)
     try:
         claim_lock(lock, path)  # a client's probe holding it an instant is waited for
-        child = _spawn(layout, idle, lock, build)
         with contextlib.suppress(OSError):
-            os.ftruncate(lock, 0)
+            os.ftruncate(lock, 0)  # held: no earlier server's pid is read meanwhile
+        child = _spawn(layout, idle, lock, build)
+        with contextlib.suppress(OSError):  # over nothing, or the same pid the server wrote
             os.pwrite(lock, f"{child.pid}\n".encode(), 0)
     finally:
         os.close(lock)  # the server holds it now, through the same open file
