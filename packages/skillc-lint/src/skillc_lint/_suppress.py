@@ -297,8 +297,8 @@ def _rendered(text: str, comment: str) -> tuple[str, int, int]:
     HTML holds ``comment``, and how many of them are HTML comments of their own. Parsed by
     skillc-index's parser of every inline (CommonMark, GFM tables, HTML passed: as a reader
     renders it), its tables' cells bounded: :class:`~skillc_index.markdown.table_rule.
-    TooManyCells` past the bound (:func:`~skillc_index.markdown.document.markdown_parser`)."""
-    from skillc_index.markdown.document import markdown_parser, parse_closed
+    TooManyCells` past the bound (:func:`~skillc_index.markdown.parsers.markdown_parser`)."""
+    from skillc_index.markdown.parsers import markdown_parser, parse_closed
 
     md = markdown_parser(whole=True)
     tokens = parse_closed(md, text)

@@ -47,11 +47,15 @@ from skillc_index.markdown.headings import scan_headings
 from skillc_index.markdown.links import (
     NEWLINES,
     Link,
-    counting_newlines,
     inline_links,
     may_link,
     plain_text,
 )
+from skillc_index.markdown.parsers import HEADINGS_ONLY as _HEADINGS_ONLY
+from skillc_index.markdown.parsers import LAZY_HEADINGS as _LAZY_HEADINGS
+from skillc_index.markdown.parsers import NO_REFERENCES as _NO_REFERENCES
+from skillc_index.markdown.parsers import markdown_parser as markdown_parser
+from skillc_index.markdown.parsers import parse_closed as parse_closed
 from skillc_index.markdown.reading import (  # the parse limits, re-exported
     MARKDOWN_LIMIT,
     MARKDOWN_LINE_LIMIT,
@@ -90,19 +94,6 @@ __all__ = [
     "read_parsed",
     "title_of",
 ]
-
-
-# markdown-it env key: the parse wants headings only (no inline pass outside headings).
-_HEADINGS_ONLY = "skillc_headings_only"
-# markdown-it env key: a heading that cannot hold a link nor HTML is parsed only when its
-# text needs the parse (:func:`_heading_of`).
-_LAZY_HEADINGS = "skillc_lazy_headings"
-# markdown-it env key: the body has no link reference definition, a block is parsed only
-# when it may hold an inline link (:func:`may_link` with ``inline_only``; :func:`_parse_late`
-# parses the others that may hold a link when their text is needed).
-_NO_REFERENCES = "skillc_no_references"
-
-_parsers: dict[bool, MarkdownIt] = {}  # markdown_parser's, by ``whole``
 
 
 @dataclass(frozen=True)
@@ -201,89 +192,9 @@ class MarkdownDoc:
 # -- Markdown body -----------------------------------------------------------------------------
 
 
-def _selective_inline(state: StateCore) -> None:
-    """markdown-it's core ``inline`` rule, restricted to the inline tokens this module reads.
-
-    Headings get their inline content parsed (with ``env[_LAZY_HEADINGS]`` only those whose
-    source may hold a link or HTML: :func:`_heading_of` parses the others when it must);
-    other blocks only when their source may hold a link (``[``, ``<``, ``://`` or ``www.``;
-    with ``env[_NO_REFERENCES]`` a ``[`` counts only with a ``](``), and never when the
-    parse is for headings only (``env[_HEADINGS_ONLY]``: the index's).
-    The rest keep empty children: the inline pass is about 40% of markdown-it's time and
-    most paragraphs have no link. The output for the tokens that are parsed is exactly what
-    the stock rule gives.
-    """
-    tokens = state.tokens
-    md = state.md
-    links = not state.env.get(_HEADINGS_ONLY)
-    lazy = state.env.get(_LAZY_HEADINGS)
-    inline_only = bool(state.env.get(_NO_REFERENCES))
-    for index, token in enumerate(tokens):
-        if token.type != "inline":
-            continue
-        if token.children is None:
-            token.children = []
-        in_heading = index > 0 and tokens[index - 1].type == "heading_open"
-        content = token.content
-        if (in_heading and not lazy) or (links and may_link(content, inline_only=inline_only)):
-            md.inline.parse(content, md, state.env, token.children)
-
-
-def markdown_parser(*, whole: bool = False) -> MarkdownIt:
-    """The kit's one factory of markdown-it parsers, each built once, on first use:
-    CommonMark plus GFM tables, their cells bounded (:func:`~skillc_index.markdown.
-    block_rules.bound_table_cells`: :class:`TooManyCells` past the bound), each block rule
-    tried only where it can match and the nesting bounded (:mod:`~skillc_index.markdown.
-    block_rules`). The skill model's (default) also makes the core inline pass selective
-    (:func:`_selective_inline`) and the inline rules that can swallow newlines record them
-    (:func:`counting_newlines`); ``whole``: every inline parsed, as markdown-it does (to
-    render, or to read every cell: gibb.eri.sh tools, skillc-lint's suppression comments;
-    :func:`block_tokens`). No parser of a skill's Markdown is made elsewhere."""
-    parser = _parsers.get(whole)
-    if parser is None:
-        from markdown_it import MarkdownIt
-        from markdown_it.rules_inline import backtick, html_inline, image, link
-
-        from skillc_index.markdown.block_rules import (
-            bound_table_cells,
-            dispatch_block_rules,
-            skip_deep_blocks,
-        )
-
-        parser = MarkdownIt("commonmark").enable("table")
-        if not whole:
-            parser.core.ruler.at("inline", _selective_inline)
-            for name, rule in (
-                ("backticks", backtick),
-                ("link", link),
-                ("image", image),
-                ("html_inline", html_inline),
-            ):
-                parser.inline.ruler.at(name, counting_newlines(rule))
-        bound_table_cells(parser)
-        dispatch_block_rules(parser)
-        skip_deep_blocks(parser)
-        _parsers[whole] = parser
-    return parser
-
-
 def _markdown_parser() -> MarkdownIt:
     """The skill model's parser (:func:`markdown_parser`)."""
     return markdown_parser()
-
-
-def parse_closed(md: MarkdownIt, body: str, env: dict[str, object] | None = None) -> list[Token]:
-    """``md.parse`` of ``body``; of ``body`` ended by a line break when markdown-it fails on
-    the text without one (a list item in a block quote whose last line opens an HTML block,
-    ``> - <pre>`` then ``>``: markdown-it 4.3 reads past the text, an IndexError that made
-    every read of the skill E999). Only then: the break would end an unclosed HTML block's
-    text with it."""
-    try:
-        return md.parse(body, {} if env is None else dict(env))
-    except IndexError:
-        if body.endswith("\n"):
-            raise
-        return md.parse(body + "\n", {} if env is None else dict(env))
 
 
 def block_tokens(body: str, *, whole: bool = False) -> list[Token]:

@@ -4,7 +4,7 @@ The index needs only the headings of a file (level, text, line), and importing a
 up markdown-it costs about half of a fresh ``skc show``: a skill read by ``show`` before it
 was ever built would pay that, and the parse, on every first call. :func:`scan_headings`
 finds the same headings with a line scanner that follows the block rules of our parser
-(:func:`~skillc_index.markdown.document._markdown_parser`: CommonMark plus GFM tables) step
+(:func:`~skillc_index.markdown.parsers.markdown_parser`: CommonMark plus GFM tables) step
 by step, indentation, lazy continuations, list items, block quotes, tables, fences and
 HTML blocks included, and refuses (returns None) whenever the body holds a construct it
 does not follow:
