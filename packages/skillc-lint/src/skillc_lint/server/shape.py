@@ -4,7 +4,7 @@ pygls checks nothing: pygls reads a body with :func:`json.loads` (which takes ``
 request's id lost), structures an object only when it has ``jsonrpc``, and handed anything
 else to its handler, which failed (``AttributeError``): the request was never answered.
 :func:`loads` reads a body instead (bounded JSON; what is no JSON answered -32700), and
-:class:`~.app.Lifecycle` answers each with InvalidRequest (-32600) by what :func:`misshapen`
+:class:`~.lifecycle.Lifecycle` answers each with InvalidRequest (-32600) by what :func:`misshapen`
 says. Standard library and :mod:`skillc_index` only."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ BAD_ID = f"id: must be an integer (of at most {MAX_INT_DIGITS} digits) or a stri
 @dataclass
 class Undecoded:
     """A request pygls could not read (its params, its method, its id; ``id`` None when it
-    has none to answer with): what :class:`~.app.Lifecycle` answers for it."""
+    has none to answer with): what :class:`~.lifecycle.Lifecycle` answers for it."""
 
     id: MsgId
     method: str
