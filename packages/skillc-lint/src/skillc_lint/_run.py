@@ -22,6 +22,7 @@ from skillc_index import CLI_SPELLING, FolderChanged, SkillcError, cut_short
 from skillc_lint._engine import LintResult, lint_folder, lint_skill
 from skillc_lint._output import Outcome, RunError, display_path, json_report, rule_doc, statistics
 from skillc_lint._registry import RuleRegistry, RuleState
+from skillc_lint._run_checks import check_outputs, check_page_options
 from skillc_lint._targets import Target
 
 if TYPE_CHECKING:
@@ -223,7 +224,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
 
         raise ConflictingParameters(*given[:2])
     if given and given[0] != "skills":
-        _check_page_options(params, given[0])
+        check_page_options(params, given[0])
     if params.explain is not None:
         run = LintRun(params, cwd)
         run.docs = _docs(params.explain)
@@ -232,7 +233,7 @@ def lint_run(session: Session, params: LintParams) -> LintRun:
         from skillc_lint import ConflictingParameters
 
         raise ConflictingParameters("baseline", "write_baseline")
-    _check_outputs(params, cwd)
+    check_outputs(params, cwd)
     rules = _Configured(session, params)
     registry, hidden = rules(cwd)
     if params.list_rules:
@@ -474,7 +475,11 @@ def _linted(
                     tree = trees[item]
                     places = write_places(session.layout) if item in by_name else ()
                     if params.add_suppressions:
-                        done = _commented(session, run, one, registry, hidden, tree, places, own)
+                        from skillc_lint._suppress import suppressions_added
+
+                        done = suppressions_added(
+                            session, run, one, registry, hidden, tree, places, own
+                        )
                     else:
                         write = not params.diff
                         done = lint(
@@ -522,132 +527,6 @@ def _linted(
             yield reported(result)
     if writer is not None:
         _write_baseline(run, writer)
-
-
-def _commented(
-    session: Session,
-    run: LintRun,
-    params: LintParams,
-    registry: RuleRegistry,
-    hidden: Suppressions,
-    tree: Path | None,
-    places: Sequence[Path],
-    leave_out: Collection[str],
-) -> LintReport:
-    """``add_suppressions``: lint one skill and write a comment hiding each finding
-    (:func:`~skillc_lint._suppress.add_suppressions`, from the texts the lint read); its
-    ``fixes`` say what was written and what could not be."""
-    from collections import Counter
-
-    from skillc_lint._baseline import finding_key
-    from skillc_lint._engine import lint_with_texts
-    from skillc_lint._suppress import add_suppressions
-    from skillc_lint.operations import lint
-
-    read: dict[str, str] = {}
-    found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
-
-    def engine(folder: Path) -> LintResult:
-        result, texts = lint_with_texts(
-            folder, registry=registry, force=params.force, cap=False, leave_out=leave_out
-        )
-        read.update(texts)
-        found.append(result)
-        return result
-
-    done = lint(session, params, registry, hidden, engine=engine, leave_out=leave_out)
-    if done.result.skipped:
-        return done
-    guarded = registry.guarded(rule.id for rule in registry)
-    outcome, left = add_suppressions(done.result, read, tree, places, guarded)
-    if outcome.changes and not outcome.problems:
-        # the comments may make findings of their own (a line more: SKL201's 500 lines, more
-        # tokens: SKL921): a second pass hides those, in the comment line written (so that a
-        # run again finds nothing to add)
-        before = Counter(finding_key(d) for d in found[0].diagnostics)
-        after = engine(found[0].path)
-        new = []
-        for d in after.diagnostics:
-            if before[finding_key(d)] > 0:
-                before[finding_key(d)] -= 1
-            elif not hidden.ignores.hides(after.path / d.file, d):
-                new.append(d)
-        second, _ = add_suppressions(
-            replace(after, diagnostics=tuple(new)), read, tree, places, guarded
-        )
-        changes = {change.file: change for change in outcome.changes}
-        for change in second.changes:
-            first = changes.get(change.file)
-            if first is not None:
-                change = replace(change, before=first.before, fixes=first.fixes + change.fixes)
-            changes[change.file] = change
-        outcome = replace(
-            outcome, changes=tuple(changes.values()), problems=outcome.problems + second.problems
-        )
-    run.uncommented += left
-    return done._replace(fixes=outcome)
-
-
-#: The options only a lint run uses: with ``--explain`` or ``--list-rules`` they are E100.
-_RUN_ONLY = (
-    "fix",
-    "unsafe_fixes",
-    "diff",
-    "baseline",
-    "write_baseline",
-    "statistics",
-    "max_warnings",
-    "add_suppressions",
-    "show_fixes",
-    "sarif_file",
-)
-#: The options that choose the rules: ``--list-rules`` shows their result, ``--explain`` not.
-_RULE_CHOICE = ("select", "ignore", "profile", "target", "config")
-
-
-def _check_page_options(params: LintParams, mode: str) -> None:
-    """E100 for an option ``mode`` (``explain``, ``list_rules``) has no use for, which it
-    dropped in silence (``--list-rules --sarif-file x``: exit 0, no file for CI to upload),
-    as other commands refuse an option without the one it goes with; a value equal to the
-    default is taken as not given."""
-    from skillc_index.diagnostics import ParameterError
-    from skillc_index.operation import given
-
-    field = given(params, (*_RUN_ONLY, *(_RULE_CHOICE if mode == "explain" else ())))
-    if field is not None:
-        raise ParameterError(f"{{{field}}} goes with a lint run, not {{{mode}}}")
-
-
-def _check_outputs(params: LintParams, cwd: Path) -> None:
-    """The files ``--sarif-file`` and ``--write-baseline`` name, checked before anything is
-    linted (:func:`~skillc_index.atomic.file_target`, E100 ``cannot write`` where one cannot
-    be written; a missing folder is made as the file is written), and a file that is no
-    baseline of this skillc-lint is never replaced (E050, or E100 for one a newer skillc-lint
-    wrote: :meth:`~skillc_lint._baseline.Baseline.replaces`), nor one that is no SARIF log
-    (E050: :func:`~skillc_lint._output.sarif_replaces`). Two of them naming one file, by
-    whatever spelling (``--write-baseline b.json --sarif-file b.json``: the baseline was
-    written, then the log refused, half the run's work done), are E100."""
-    from skillc_index.atomic import file_target
-
-    named = [
-        (field, os.path.realpath(Path(cwd, value)))
-        for field in ("sarif_file", "write_baseline", "baseline")
-        if (value := getattr(params, field)) is not None
-    ]
-    for i, (field, real) in enumerate(named):
-        for other, other_real in named[i + 1 :]:
-            if real == other_real:
-                from skillc_index.diagnostics import ParameterError
-
-                raise ParameterError(f"{{{field}}} and {{{other}}} name the same file")
-    if params.sarif_file is not None:
-        from skillc_lint._output import sarif_replaces
-
-        sarif_replaces(file_target(cwd, params.sarif_file), params.sarif_file)
-    if params.write_baseline is not None:
-        from skillc_lint._baseline import Baseline
-
-        Baseline.replaces(file_target(cwd, params.write_baseline), params.write_baseline)
 
 
 def _write_baseline(run: LintRun, writer: BaselineWriter) -> None:

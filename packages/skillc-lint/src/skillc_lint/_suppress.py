@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +33,12 @@ if TYPE_CHECKING:
     from pathspec import PathSpec
 
     from skillc_index import CodeBlock, SkillcError
+    from skillc_index.operation import Session
     from skillc_lint._engine import LintDiagnostic, LintResult
     from skillc_lint._fixes import FixOutcome
     from skillc_lint._registry import RuleRegistry
+    from skillc_lint._run import LintRun
+    from skillc_lint.operations import LintParams, LintReport, Suppressions
 
 __all__ = [
     "InlineSuppressions",
@@ -448,3 +451,66 @@ def add_suppressions(
         changes.append(FileChange(rel, original.text, new, len(findings)))
     written, failed = write_changes(root, changes, originals, confine, places)
     return FixOutcome(result, tuple(written), (*problems, *failed)), left
+
+
+def suppressions_added(
+    session: Session,
+    run: LintRun,
+    params: LintParams,
+    registry: RuleRegistry,
+    hidden: Suppressions,
+    tree: Path | None,
+    places: Sequence[Path],
+    leave_out: Collection[str],
+) -> LintReport:
+    """A lint run's ``add_suppressions`` (:mod:`._run`): lint one skill and write a comment
+    hiding each finding (:func:`add_suppressions`, from the texts the lint read); its
+    ``fixes`` say what was written and what could not be."""
+    from collections import Counter
+
+    from skillc_lint._baseline import finding_key
+    from skillc_lint._engine import lint_with_texts
+    from skillc_lint.operations import lint
+
+    read: dict[str, str] = {}
+    found: list[LintResult] = []  # each lint's findings, before the ignores and the baseline
+
+    def engine(folder: Path) -> LintResult:
+        result, texts = lint_with_texts(
+            folder, registry=registry, force=params.force, cap=False, leave_out=leave_out
+        )
+        read.update(texts)
+        found.append(result)
+        return result
+
+    done = lint(session, params, registry, hidden, engine=engine, leave_out=leave_out)
+    if done.result.skipped:
+        return done
+    guarded = registry.guarded(rule.id for rule in registry)
+    outcome, left = add_suppressions(done.result, read, tree, places, guarded)
+    if outcome.changes and not outcome.problems:
+        # the comments may make findings of their own (a line more: SKL201's 500 lines, more
+        # tokens: SKL921): a second pass hides those, in the comment line written (so that a
+        # run again finds nothing to add)
+        before = Counter(finding_key(d) for d in found[0].diagnostics)
+        after = engine(found[0].path)
+        new = []
+        for d in after.diagnostics:
+            if before[finding_key(d)] > 0:
+                before[finding_key(d)] -= 1
+            elif not hidden.ignores.hides(after.path / d.file, d):
+                new.append(d)
+        second, _ = add_suppressions(
+            replace(after, diagnostics=tuple(new)), read, tree, places, guarded
+        )
+        changes = {change.file: change for change in outcome.changes}
+        for change in second.changes:
+            first = changes.get(change.file)
+            if first is not None:
+                change = replace(change, before=first.before, fixes=first.fixes + change.fixes)
+            changes[change.file] = change
+        outcome = replace(
+            outcome, changes=tuple(changes.values()), problems=outcome.problems + second.problems
+        )
+    run.uncommented += left
+    return done._replace(fixes=outcome)

@@ -419,7 +419,7 @@ def _write_sarif(log: Mapping[str, Any], file: str, cwd: Path) -> None:
 
         write_file_atomic(path, data, parents=True, before_rename=unchanged, replace=replace)
 
-    try:  # checked first by _run._check_outputs
+    try:  # checked first by _run_checks.check_outputs
         path = file_target(cwd, file)
         data = (json_text(log) + "\n").encode("utf-8")
         try:
