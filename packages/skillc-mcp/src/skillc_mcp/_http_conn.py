@@ -23,7 +23,7 @@ the file descriptors, and one sending a byte a second stayed open for good. Here
   connections from its one address: its connections hold no peer's share, only places of
   the total (the tokens still tell its users apart, and the proxy bounds each client).
 
-Imported by :func:`skillc_mcp._http.serve_http` only (it imports uvicorn).
+Imported by :func:`skillc_mcp._http_serve.serve_http` only (it imports uvicorn).
 """
 
 from __future__ import annotations

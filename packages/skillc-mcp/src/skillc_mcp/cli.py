@@ -156,7 +156,7 @@ def mcp_command(
         )
     import os
 
-    from skillc_mcp._http import serve_http
+    from skillc_mcp._http_serve import serve_http
 
     folders = [os.path.abspath(os.path.expanduser(p)) for p in allow_targets]  # noqa: PTH100, PTH111
     tokens_file = None if tokens is None else os.path.abspath(tokens)  # noqa: PTH100
