@@ -34,6 +34,8 @@ def plugin(home: Path, base: Path, name: str = "pl") -> Path:
     record = {"scope": "user", "installPath": str(base)}
     value = {"version": 2, "plugins": {f"{name}@market": [record]}}
     records.write_text(json.dumps(value), encoding="utf-8")
+    enabled = {"enabledPlugins": {f"{name}@market": True}}  # as /plugin install turns it on
+    (home / ".claude/settings.json").write_text(json.dumps(enabled), encoding="utf-8")
     return base / "skills"
 
 

@@ -159,6 +159,8 @@ def _plugin(home: Path, write_skill: Any, name: str, description: str) -> Path:
     (home / ".claude" / "plugins" / "installed_plugins.json").write_text(
         json.dumps({"version": 2, "plugins": {"toolkit@market": [record]}}), encoding="utf-8"
     )
+    enabled = '{"enabledPlugins": {"toolkit@market": true}}'  # as /plugin install turns it on
+    (home / ".claude" / "settings.json").write_text(enabled, encoding="utf-8")
     return write_skill(install / "skills" / name, description=description)
 
 

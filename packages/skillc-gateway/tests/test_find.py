@@ -158,6 +158,10 @@ def installed_plugin(home: Path, records: object) -> None:
     plugins = home / ".claude/plugins"
     plugins.mkdir(parents=True, exist_ok=True)
     (plugins / "installed_plugins.json").write_text(json.dumps(records), encoding="utf-8")
+    found = records.get("plugins") if isinstance(records, dict) else None
+    if isinstance(found, dict):  # each turned on, as /plugin install does
+        enabled = {"enabledPlugins": dict.fromkeys(found, True)}
+        (home / ".claude/settings.json").write_text(json.dumps(enabled), encoding="utf-8")
 
 
 def test_installed_claude_code_plugins(

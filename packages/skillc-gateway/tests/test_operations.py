@@ -398,6 +398,7 @@ def test_a_plugins_skill_is_named_in_each_reply_by_the_name_that_reads_it(
         json.dumps({"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}}),
         encoding="utf-8",
     )
+    (home / ".claude/settings.json").write_text('{"enabledPlugins": {"devkit@mkt": true}}')
     named = {"devkit:demo": "devkit:demo", "demo": "demo"}
     # by its path (find's hint reads it so) or its skill:// URI too: the name reads it again
     named |= {str(plugin / "skills/demo"): "devkit:demo", "skill://devkit/demo": "devkit:demo"}

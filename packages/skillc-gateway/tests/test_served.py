@@ -226,6 +226,7 @@ def test_a_plugin_turned_off_while_serving_is_no_longer_served(
     write_skill(plugin / "skills" / "gamma")
     records = {"plugins": {"tooling@m": [{"installPath": str(plugin)}]}}
     (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(records))
+    (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {"tooling@m": true}}')
     served = ServedSkills(lambda: Layout.discover(project, {"SKILLC_HOME": str(home)}))
     try:
         assert list(served.snapshot().entries) == ["tooling/gamma"]

@@ -212,6 +212,7 @@ def test_a_plugins_skill_is_listed_and_run_by_its_plugin_name(
     (home / ".claude/plugins/installed_plugins.json").write_text(
         json.dumps({"version": 2, "plugins": {"devkit@mkt": [{"installPath": str(plugin)}]}})
     )
+    (home / ".claude/settings.json").write_text('{"enabledPlugins": {"devkit@mkt": true}}')
     for given in ("devkit:pdf-kit", str(folder)):
         listed = envelope(run("tools", given, "--format", "json"))
         assert listed["skill"] == "devkit:pdf-kit"

@@ -224,6 +224,8 @@ def test_a_plugin_skill_found_through_the_server_is_named_as_in_process(
     }
     plugins = home / ".claude" / "plugins" / "installed_plugins.json"
     plugins.write_text(json.dumps({"version": 2, "plugins": records}), encoding="utf-8")
+    enabled = json.dumps({"enabledPlugins": dict.fromkeys(records, True)})
+    (home / ".claude" / "settings.json").write_text(enabled, encoding="utf-8")
     commands = [("find", "pull request", "--format", "json"), ("find", "pull request")]
     alone = [gateway_process(*command) for command in commands]
     names = sorted(skill["name"] for skill in json.loads(alone[0].stdout)["skills"])

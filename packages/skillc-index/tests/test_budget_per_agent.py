@@ -42,6 +42,8 @@ def test_claude_codes_folders_share_one_budget(
     write_skill(plugin / "skills" / "x1", description="x" * 100)
     record = {"version": 2, "plugins": {"pl@mk": [{"scope": "user", "installPath": str(plugin)}]}}
     (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps(record))
+    enabled = {"enabledPlugins": {"pl@mk": True}}  # as /plugin install turns it on
+    (home / ".claude" / "settings.json").write_text(json.dumps(enabled))
     write_skill(project / ".agents" / "skills" / "c1", description="c" * 100)
 
     (listing,) = run_json(cli, "--agent", "claude")["budget"]

@@ -19,15 +19,14 @@ from skillc_index.build.skill import build_skill
 from skillc_index.config import Config
 from skillc_index.inventory.deployed import deployed_source
 from skillc_index.inventory.folders import (
-    MAX_PLUGIN_RECORDS_BYTES,
     Root,
     agent_folders,
     installed_folders,
-    plugin_folders,
     routing_roots,
     search_roots,
     trusted_targets,
 )
+from skillc_index.inventory.plugins import MAX_PLUGIN_RECORDS_BYTES, plugin_folders
 
 Run = Callable[..., "subprocess.CompletedProcess[str]"]
 WriteSkill = Callable[..., Path]
@@ -37,10 +36,16 @@ def plugin_skill_folders(layout: Layout) -> tuple[Path, ...]:
     return tuple(root.path for root in plugin_folders(layout))
 
 
-def records(home: Path, value: object) -> Path:
+def records(home: Path, value: object, *, enabled: bool = True) -> Path:
+    """Write Claude Code's install records; ``enabled``: and turn each plugin on in the
+    user's settings, as ``/plugin install`` does (else Claude Code does not load it)."""
     path = home / ".claude/plugins/installed_plugins.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    plugins = value.get("plugins") if isinstance(value, dict) else None
+    if enabled and isinstance(plugins, dict):
+        on = {"enabledPlugins": dict.fromkeys(plugins, True)}
+        (home / ".claude/settings.json").write_text(json.dumps(on), encoding="utf-8")
     return path
 
 
@@ -99,6 +104,90 @@ def test_a_plugin_turned_off_in_claude_code_settings_is_left_out(
     odd = {"enabledPlugins": {"r@m": False}, "skillOverrides": []}  # list --apply refuses it
     (project / ".claude/settings.json").write_text(json.dumps(odd), encoding="utf-8")
     assert plugin_skill_folders(layout) == ()
+
+
+def test_a_plugin_installed_but_not_turned_on_is_left_out(
+    layout: Layout, project: Path, home: Path
+) -> None:
+    """Claude Code loads a plugin only when ``enabledPlugins`` maps it to true in the merged
+    settings (anthropics/claude-code#20661: installed and not there is not loaded): skillc
+    served every plugin not set to false (one of settings with no ``enabledPlugins``, a
+    value that is no ``true``), and found a name the agent does not have. ``every``: each
+    installed one all the same (what a transcript may name)."""
+    keys = ("p@m", "q@m", "r@m", "s@m")
+    records(home, {"plugins": {key: [{"installPath": f"/opt/{key[0]}"}] for key in keys}})
+    (home / ".claude/settings.json").write_text("{}", encoding="utf-8")
+    assert plugin_skill_folders(layout) == ()
+    on = {"p@m": True, "q@m": "true", "r@m": 1, "p@other": True}
+    (home / ".claude/settings.json").write_text(json.dumps({"enabledPlugins": on}), "utf-8")
+    (project / ".claude").mkdir()
+    local = {"enabledPlugins": {"s@m": True}}  # a personal project setting turns s on here
+    (project / ".claude/settings.local.json").write_text(json.dumps(local), encoding="utf-8")
+    assert plugin_skill_folders(layout) == (Path("/opt/p/skills"), Path("/opt/s/skills"))
+    every = tuple(root.path for root in plugin_folders(layout, every=True))
+    assert every == tuple(Path(f"/opt/{key[0]}/skills") for key in keys)
+
+
+def test_a_plugin_of_a_marketplace_claude_code_no_longer_knows_is_left_out(
+    layout: Layout, home: Path
+) -> None:
+    """A marketplace removed (``/plugin marketplace remove``) leaves its plugins' install
+    records behind; Claude Code says "not found in marketplace" and loads none
+    (anthropics/claude-code#17061): skillc served them, and a name two plugins had was
+    ambiguous (W001). No ``known_marketplaces.json``, or one that cannot be read: every
+    plugin as before (none dropped for a file skillc cannot tell from)."""
+    plugins = {"p@kept": [{"installPath": "/opt/p"}], "q@gone": [{"installPath": "/opt/q"}]}
+    records(home, {"plugins": plugins})
+    known = home / ".claude/plugins/known_marketplaces.json"
+    both = (Path("/opt/p/skills"), Path("/opt/q/skills"))
+    assert plugin_skill_folders(layout) == both  # no file
+    known.write_text(json.dumps({"kept": {"source": {"source": "github", "repo": "a/b"}}}))
+    assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)
+    for bad in ("{", "[]", '"kept"'):
+        known.write_text(bad, encoding="utf-8")
+        assert plugin_skill_folders(layout) == both
+
+
+def test_a_plugin_whose_manifest_claude_code_refuses_is_skipped_with_one_warning(
+    layout: Layout,
+    home: Path,
+    cli: Callable[..., Callable[..., Done]],
+    write_skill: WriteSkill,
+) -> None:
+    """A plugin whose ``.claude-plugin/plugin.json`` is not JSON (or not an object, or over
+    its bound) fails to load in Claude Code: skillc served its skills. Its skills are none
+    now: ``list`` warns once for the plugin, ``outline plugin:skill`` is E001 saying why. A
+    manifest that is fine (``"skills": "./"``: a path the inventory does not read) or none
+    at all is served as before."""
+    from skillc_index.inventory.plugins import MAX_PLUGIN_MANIFEST_BYTES
+
+    cache = home / ".claude/plugins/cache/m"
+    bad, odd, bare = cache / "bad/1.0", cache / "odd/1.0", cache / "bare/1.0"
+    for plugin, skill in ((bad, "b1"), (bad, "b2"), (odd, "o1"), (bare, "n1")):
+        write_skill(plugin / "skills" / skill)
+    (bad / ".claude-plugin").mkdir()
+    (odd / ".claude-plugin").mkdir()
+    (odd / ".claude-plugin/plugin.json").write_text('{"name": "odd", "skills": "./"}')
+    plugins = {f"{p.parent.name}@m": [{"installPath": str(p)}] for p in (bad, odd, bare)}
+    records(home, {"version": 2, "plugins": plugins})
+    listing = cli("skillc-index", script=True)
+    for manifest in ('{"name": "bad",', "[]", " " * MAX_PLUGIN_MANIFEST_BYTES + "{}"):
+        (bad / ".claude-plugin/plugin.json").write_text(manifest, encoding="utf-8")
+        listed = listing("list", "--format", "json")
+        assert listed.returncode == 0, listed.stderr
+        names = [skill["name"] for skill in json.loads(listed.stdout)["skills"]]
+        assert sorted(names) == ["bare:n1", "odd:o1"]
+        (warning,) = listed.stderr.splitlines()
+        assert warning.startswith(f"warning: skipping '1.0' ({bad}): the plugin bad@m, which ")
+        assert "Claude Code fails to load: its .claude-plugin/plugin.json is " in warning
+    from skillc_index import resolve_skill
+    from skillc_index.diagnostics import SkillNotFound
+
+    with pytest.raises(SkillNotFound) as refused:
+        resolve_skill("bad:b1", layout)
+    assert "the plugin bad@m, which Claude Code fails to load" in str(refused.value.diagnostic)
+    (bad / ".claude-plugin/plugin.json").write_text('{"name": "bad"}', encoding="utf-8")
+    assert resolve_skill("bad:b1", layout).source == bad / "skills/b1"
 
 
 def test_plugin_records_version_1(layout: Layout, home: Path) -> None:

@@ -160,6 +160,7 @@ def test_the_name_find_gives_a_skill_reads_that_skill(
     skill(home / ".claude/skills/lantern-guide", "lantern-guide", "A personal lantern")
     records = {"version": 2, "plugins": {"devkit@m": [{"installPath": str(install)}]}}
     (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(records), "utf-8")
+    (home / ".claude/settings.json").write_text('{"enabledPlugins": {"devkit@m": true}}')
     gateway = cli("skillc_gateway")
     found = json.loads(gateway("find", "trim hang lantern", "--format", "json").stdout)
     named = {hit["path"]: hit["name"] for hit in found["skills"]}

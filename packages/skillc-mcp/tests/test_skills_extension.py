@@ -105,6 +105,8 @@ def skills_home(home: Path, tmp_path: Path) -> Path:
     records.write_text(
         json.dumps({"version": 2, "plugins": {"tooling@market": [record]}}), encoding="utf-8"
     )
+    enabled = '{"enabledPlugins": {"tooling@market": true}}'  # as /plugin install turns it on
+    (home / ".claude" / "settings.json").write_text(enabled, encoding="utf-8")
     return home
 
 

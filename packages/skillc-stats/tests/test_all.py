@@ -404,6 +404,7 @@ def install_plugin(home: Path, *installs: tuple[str, str]) -> dict[str, Path]:
     plugins = {"version": 2, "plugins": {"kit@m": records}}
     (home / ".claude/plugins").mkdir(parents=True, exist_ok=True)
     (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(plugins))
+    (home / ".claude/settings.json").write_text('{"enabledPlugins": {"kit@m": true}}')
     return {version: cache / version / "skills/review" for _, version in installs}
 
 

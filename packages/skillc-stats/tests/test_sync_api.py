@@ -570,6 +570,7 @@ def test_rows_of_every_installed_skill_are_moved_to_its_runtime(
     records.parent.mkdir(parents=True)
     entry = {"scope": "user", "installPath": str(plugin)}
     records.write_text(json.dumps({"version": 2, "plugins": {"tools@m": [entry]}}))
+    (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {"tools@m": true}}')
     odd = demo_skill(home / ".claude" / "skills" / "Odd_Name")
     skills = [resolve_skill(str(folder), layout) for folder in (helper, local, tool, odd)]
     source = log_rows(*(row for skill in skills for row in rows_for(skill, 2)), to=fallback_of("x"))

@@ -834,6 +834,7 @@ def test_a_plugin_skill_over_its_versions_reads_the_same_from_the_team_store(
         record_ = {"scope": "user", "installPath": str(cache / version)}
         plugins = {"version": 2, "plugins": {"kit@m": [record_]}}
         (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(plugins))
+        (home / ".claude/settings.json").write_text('{"enabledPlugins": {"kit@m": true}}')
         skill = resolve_skill("kit:review", layout)
         stamp = f"2026-01-{30 + (version == '1.1')}T10:00:00Z"
         insert(primary_log(skill.runtime), [record(skill, "show", {}, timestamp=stamp)])

@@ -24,6 +24,8 @@ def plugin_version(s: Setup, demo_skill: Callable[[Path], Path], version: str) -
     record = {"scope": "user", "installPath": str(install), "version": version}
     plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
     plugins.write_text(json.dumps({"version": 2, "plugins": {"tools@market": [record]}}))
+    enabled = '{"enabledPlugins": {"tools@market": true}}'  # as /plugin install turns it on
+    (s.home / ".claude" / "settings.json").write_text(enabled)
     return skill
 
 
@@ -88,6 +90,8 @@ def test_two_plugins_skills_of_one_name_are_reported_as_the_read_commands_name_t
         records[f"{plugin}@mkt"] = [install]
     plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
     plugins.write_text(json.dumps({"version": 2, "plugins": records}))
+    enabled = {"enabledPlugins": dict.fromkeys(records, True)}
+    (s.home / ".claude" / "settings.json").write_text(json.dumps(enabled))
     s.write(
         lines(skill_call(s.project, 1, "devkit:review"), skill_call(s.project, 2, "other:review"))
     )

@@ -453,6 +453,8 @@ def plugin_skill(s: Setup, demo_skill: Callable[[Path], Path], name: str) -> Pat
     }
     plugins = s.home / ".claude" / "plugins" / "installed_plugins.json"
     plugins.write_text(json.dumps(records), encoding="utf-8")
+    enabled = '{"enabledPlugins": {"tools@market": true}}'  # as /plugin install turns it on
+    (s.home / ".claude" / "settings.json").write_text(enabled, encoding="utf-8")
     return skill
 
 
@@ -481,11 +483,13 @@ def test_with_claude_config_dir_its_plugins_are_read_as_its_transcripts(
     skill = demo_skill(install / "skills" / "review")
     records = {"version": 2, "plugins": {"tools@market": [{"installPath": str(install)}]}}
     (s.claude / "plugins" / "installed_plugins.json").write_text(json.dumps(records))
+    (s.claude / "settings.json").write_text('{"enabledPlugins": {"tools@market": true}}')
     s.write(lines(tool_use(s.project, 1, "Skill", {"skill": "tools:review"})))
     result = sync_transcripts(env=env)
     assert result.folder == s.claude / "projects" and result.unknown_skills == {}
     assert [(item.skill_path, item.added) for item in result.skills] == [(skill, 1)]
-    from skillc_index.inventory.folders import claude_home, plugin_folders
+    from skillc_index.inventory.folders import claude_home
+    from skillc_index.inventory.plugins import plugin_folders
 
     layout = Layout.discover(s.project, env)
     assert claude_home(layout) == transcripts.claude_dir(layout=layout) == s.claude

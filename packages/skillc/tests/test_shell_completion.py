@@ -52,6 +52,8 @@ def _plugins(home: Path, write_skill: Callable[..., Path]) -> None:
     (home / ".claude/plugins/installed_plugins.json").write_text(
         json.dumps({"version": 2, "plugins": records}), encoding="utf-8"
     )
+    enabled = {"enabledPlugins": dict.fromkeys(records, True)}  # as /plugin install does
+    (home / ".claude/settings.json").write_text(json.dumps(enabled), encoding="utf-8")
 
 
 def _read(fd: int, seconds: float, until: bytes) -> bytes:

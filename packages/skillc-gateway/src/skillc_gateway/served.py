@@ -348,12 +348,8 @@ class ServedSkills:
         from skillc_gateway.catalog.tree_state import root_stamps
         from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
-        from skillc_index.inventory.folders import (
-            claude_home,
-            search_roots,
-            settings_files,
-            trusted_targets,
-        )
+        from skillc_index.inventory.folders import claude_home, search_roots, trusted_targets
+        from skillc_index.inventory.plugins import settings_files
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()

@@ -295,7 +295,7 @@ def logged_folders(skill: ResolvedSkill, layout: Layout) -> dict[str, str]:
     before its base moved too: :func:`own_folders`). The log is not read:
     :func:`own_folders` picks the skill's folders from the rows the query opens."""
     from skillc_index.import_record import ImportRecord
-    from skillc_index.inventory.folders import plugin_folders, plugin_version_parts
+    from skillc_index.inventory.plugins import plugin_folders, plugin_version_parts
 
     name = skill.runtime.name
     if plugin_version_parts(str(skill.source)) is not None:  # every installed plugin's skill

@@ -584,7 +584,7 @@ def followed_folder(folder: str) -> bool:
     """Whether :func:`add_versions` looks in the log for other folders of the skill at
     ``folder``: a Claude Code plugin skill's (its other versions') or a store skill's (its
     folders before its base moved, :func:`~skillc_index.layout.store_skill_name`)."""
-    from skillc_index.inventory.folders import plugin_version_parts
+    from skillc_index.inventory.plugins import plugin_version_parts
     from skillc_index.layout import store_skill_name
 
     return plugin_version_parts(folder) is not None or store_skill_name(folder) is not None
@@ -599,12 +599,12 @@ def same_folders(folders: Mapping[str, str]) -> dict[str, str]:
 
 def other_versions(rows: Rows, folder: str) -> list[str]:
     """The folders of the other versions of the Claude Code plugin skill at ``folder`` that
-    rows of the log ``rows`` name (:func:`~skillc_index.inventory.folders.plugin_version_parts`:
+    rows of the log ``rows`` name (:func:`~skillc_index.inventory.plugins.plugin_version_parts`:
     ``.../cache/<marketplace>/<plugin>/<version>/skills/<skill>``, any version): the rows an
     agent made before the plugin was updated, whose folder may be gone. Read at any time, from
     the rows as they were logged: the log's folders of the plugin
     (:func:`~.moves.log_folders`); none for any other folder."""
-    from skillc_index.inventory.folders import plugin_version_parts
+    from skillc_index.inventory.plugins import plugin_version_parts
 
     parts = plugin_version_parts(folder)
     if parts is None:

@@ -270,6 +270,8 @@ def location_of(
         return _unreadable(root.path / name, exc)
     if not skill:
         return None
+    if root.unloaded is not None:  # a plugin Claude Code fails to load: none of its skills
+        return Skipped(root.path / name, root.unloaded)
     if not is_utf8(full):  # the catalog's SQLite cannot hold it: find skips it too
         return Skipped(root.path / name, NOT_UTF8)  # (an entry that is there: E001's hint)
     # os.path.join: a root that resolves to "/" gives "/name" (not "//name")
@@ -408,6 +410,9 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     """The skills of one folder (its entries, at most :data:`MAX_STORE_ENTRIES`, in name order)."""
     from skillc_index.walk import skips_folder
 
+    if root.unloaded is not None:  # a plugin Claude Code fails to load: said once, for it
+        there = root.path.is_dir()
+        return Listing(skipped=(Skipped(root.path.parent, root.unloaded),) if there else ())
     parent = root.path.name
     try:
         with os.scandir(root.path) as entries:

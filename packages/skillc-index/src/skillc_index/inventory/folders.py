@@ -10,8 +10,8 @@
    (:func:`~.nested.nested_folders`);
 3. the home folder's agent skills folders, then Claude Code's ``$CLAUDE_CONFIG_DIR/skills``
    (:func:`claude_home_folders`) and Codex's ``$CODEX_HOME/skills`` (:func:`codex_home_folders`);
-4. the ``skills`` folder of each installed Claude Code plugin that its settings do not turn
-   off (kind ``plugin``);
+4. the ``skills`` folder of each installed Claude Code plugin that Claude Code loads (kind
+   ``plugin``: :func:`~.plugins.plugin_folders`);
 5. last, the system skills Codex bundles, ``$CODEX_HOME/skills/.system``
    (:func:`codex_system_folder`): Codex ranks them after the user's, so a bundled copy never
    takes a name over from a skill the user installed.
@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
 from skillc_index.record import Record
@@ -44,12 +44,9 @@ __all__ = [
     "CLAUDE_HOME_VARIABLE",
     "CODEX_FOLDER",
     "CODEX_HOME_VARIABLE",
-    "MAX_PLUGIN_RECORDS_BYTES",
-    "MAX_SETTINGS_BYTES",
     "NESTED_AGENT",
     "PARENT_AGENT",
     "PARENT_AGENTS",
-    "PLUGIN_RECORDS",
     "ROUTING_ROOTS_VARIABLE",
     "KnownRoots",
     "Root",
@@ -64,16 +61,11 @@ __all__ = [
     "codex_system_folder",
     "folders_of_agent",
     "holds_home",
-    "in_plugins_folder",
     "in_project",
     "installed_folders",
     "parent_folders",
-    "plugin_folders",
-    "plugin_version_parts",
-    "plugins_turned_off",
     "routing_roots",
     "search_roots",
-    "settings_files",
     "trusted_targets",
     "write_places",
 ]
@@ -98,6 +90,9 @@ class Root(Record):
     marketplace: str | None = None
     """A plugin's marketplace (``marketplace`` of its record): ``name@marketplace:skill``
     names its skills when another plugin has its name."""
+    unloaded: str | None = None
+    """A plugin Claude Code fails to load (its manifest is bad), and why: none of its
+    entries is a skill (:func:`~.plugins.plugin_folders`)."""
 
     allowed: tuple[Path, ...] = ()
     """A ``path`` root a model gave (MCP ``path``): the folders it may read
@@ -429,10 +424,7 @@ def codex_system_folder(layout: Layout) -> Root:
     return Root(codex_home(layout) / "skills" / ".system", "agent", "global", PARENT_AGENT)
 
 
-# -- installed Claude Code plugins ---------------------------------------------------------
-
-#: Claude Code's record of installed plugins, relative to its folder (:func:`claude_home`).
-PLUGIN_RECORDS = "plugins/installed_plugins.json"
+# -- Claude Code's own folder --------------------------------------------------------------
 
 
 def claude_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
@@ -456,154 +448,6 @@ def claude_home_folders(layout: Layout) -> tuple[Root, ...]:
     return (Root(claude_home(layout) / "skills", "agent", "global", NESTED_AGENT),)
 
 
-#: A larger record is not read (real ones hold a few KB per plugin).
-MAX_PLUGIN_RECORDS_BYTES = 4 * 1024 * 1024
-
-
-def plugin_folders(layout: Layout) -> tuple[Root, ...]:
-    """The ``skills`` folder of each installed Claude Code plugin that has one, each once, as
-    roots of kind ``plugin`` (the ``claude`` agent's).
-
-    Claude Code records its installed plugins in ``plugins/installed_plugins.json`` of its
-    folder (:func:`claude_home`: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``): ``{"version": 2,
-    "plugins": {"name@market": [{"scope": "user", "installPath": "...", "projectPath":
-    "..."}]}}`` (version 1 holds one record per plugin instead of a list). Each record's
-    ``installPath`` is the plugin's folder; its skills are
-    ``<installPath>/skills/<name>/SKILL.md``, named ``name:<skill>`` (or
-    ``name@marketplace:<skill>``). A ``project`` or ``local`` record counts only for its own
-    project (``projectPath`` is the project root, else the working directory) and is of
-    scope ``project``; a ``user`` record is ``global``. The roots are in Claude Code's
-    settings precedence: ``local`` records first, then ``project``, then ``user`` ones (the
-    file's order within each): a plugin installed at two scopes resolves to its project's.
-    Only what a record names is searched: its ``skills`` folder, never a path leading out of
-    it (a relative ``installPath``, a ``skills`` symlink to elsewhere). The other skill
-    paths a plugin's ``plugin.json`` may declare are not read. A missing,
-    unreadable, oversized (:data:`MAX_PLUGIN_RECORDS_BYTES`) or malformed file is no plugins.
-    A plugin that Claude Code's settings turn off (:func:`plugins_turned_off`) is left out:
-    the agent does not load it.
-    """
-    here = str(layout.project_root or layout.cwd)
-    found: list[Root] = []
-    seen: set[Path] = set()
-    records = _plugin_records(claude_home(layout) / PLUGIN_RECORDS)
-    off = plugins_turned_off(layout) if records else frozenset()
-    precedence = {"local": 0, "project": 1}  # then user records: Claude Code's order
-    records.sort(key=lambda item: precedence.get(str(item[1].get("scope")), 2))
-    for key, record in records:
-        if key in off:
-            continue
-        scope = record.get("scope", "user")
-        if scope in ("project", "local") and record.get("projectPath") != here:
-            continue
-        install = record.get("installPath")
-        if not isinstance(install, str) or not install or "\0" in install:
-            continue
-        if install == "~" or install.startswith("~/"):
-            base = layout.home / install[2:]
-        elif Path(install).is_absolute():
-            base = Path(install)
-        else:
-            continue  # a relative install path names nothing certain
-        folder = base / "skills"
-        real_base = os.path.realpath(base)
-        if not os.path.realpath(folder).startswith(real_base.rstrip(os.sep) + os.sep):
-            continue  # a skills folder that is a symlink out of the plugin
-        if folder not in seen:
-            seen.add(folder)
-            where: Scope = "project" if scope in ("project", "local") else "global"
-            name, _, market = key.partition("@")
-            root = Root(folder, "plugin", where, NESTED_AGENT, name or key, market or None)
-            found.append(root)
-    return tuple(found)
-
-
-def in_plugins_folder(path: str, layout: Layout) -> bool:
-    """Whether the real path ``path`` is in Claude Code's plugins folder (``plugins`` of
-    :func:`claude_home`, beside :data:`PLUGIN_RECORDS`: where it installs every plugin,
-    ``cache/`` and, before, ``marketplaces/``), as written or as it really leads: a test of a
-    few system calls, where :func:`plugin_folders` reads the records and the settings (about
-    0.4 ms with a few plugins)."""
-    from skillc_index.files import inside
-
-    folder = (claude_home(layout) / PLUGIN_RECORDS).parent
-    return inside(path, str(folder)) or inside(path, os.path.realpath(folder))
-
-
-def plugin_version_parts(folder: str) -> tuple[str, str] | None:
-    """The text of a skill folder in Claude Code's plugin cache before and after its version:
-    ``(".../plugins/cache/<marketplace>/<plugin>/", "/skills/<skill>")`` for
-    ``.../plugins/cache/<marketplace>/<plugin>/<version>/skills/<skill>`` (each version of a
-    plugin is a folder of its own there, the older ones deleted some days after an update);
-    None for any other folder. A plugin skill's rows logged under any version count for it
-    (:func:`skillc_index.accesslog.reader.add_versions`)."""
-    parts = folder.split(os.sep)  # noqa: PTH206 (a logged folder's text, as it is)
-    if len(parts) < 8 or parts[-7:-5] != ["plugins", "cache"] or parts[-2] != "skills":
-        return None
-    if not all(parts[-5:]) or parts[-3] in (".", ".."):
-        return None
-    head, tail = os.sep.join(parts[:-3]), os.sep.join(parts[-2:])  # noqa: PTH118
-    return head + os.sep, os.sep + tail
-
-
-#: The most of a Claude Code settings file read (skillc's bound for JSON others write).
-MAX_SETTINGS_BYTES = 1 << 20
-
-
-def settings_files(layout: Layout) -> tuple[Path, ...]:
-    """Claude Code's settings files that apply here, the weakest first: the user's
-    (``settings.json`` of :func:`claude_home`), then the project's shared and personal ones
-    (none outside a project). Here, beside
-    :func:`plugins_turned_off` (a plugin skill's ``show`` reads them), not in
-    :mod:`skillc_index.listing.overrides`, which writes them."""
-    found = [claude_home(layout) / "settings.json"]
-    base = project_base(layout)
-    if base is not None:
-        found += [base / ".claude" / "settings.json", base / ".claude" / "settings.local.json"]
-    return tuple(found)
-
-
-def plugins_turned_off(layout: Layout) -> frozenset[str]:
-    """The plugins (``name@marketplace``) that Claude Code's settings turn off here: those
-    whose ``enabledPlugins`` value is ``false`` in the strongest of the settings files that
-    set it (:func:`settings_files`: the project's
-    ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
-    ``settings.json`` of :func:`claude_home`). A settings file that cannot be read sets
-    nothing; one whose other keys are odd (a ``skillOverrides`` that ``list --apply``
-    refuses) still does."""
-    from skillc_index.bounded_json import read_json_bounded
-
-    enabled: dict[str, object] = {}
-    for path in settings_files(layout):  # the weakest first
-        try:
-            data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
-        except (OSError, ValueError):
-            continue
-        value = data.get("enabledPlugins") if isinstance(data, dict) else None
-        if isinstance(value, dict):
-            enabled.update(value)
-    return frozenset(key for key, value in enabled.items() if value is False)
-
-
-def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """The install records of ``installed_plugins.json`` (both versions of the file), each
-    with the key it is under (``name@marketplace``)."""
-    from skillc_index.bounded_json import read_json_bounded
-
-    try:
-        value = read_json_bounded(path, max_bytes=MAX_PLUGIN_RECORDS_BYTES)
-    except (OSError, ValueError):
-        return []
-    plugins = value.get("plugins") if isinstance(value, dict) else None
-    if not isinstance(plugins, dict):
-        return []
-    records: list[tuple[str, dict[str, Any]]] = []
-    for key, entry in plugins.items():
-        for record in entry if isinstance(entry, list) else [entry]:
-            if isinstance(record, dict):
-                records.append((str(key), record))
-    return records
-
-
 # -- the inventory's folders, in resolution order -------------------------------------------
 
 #: The environment variable holding the default of ``skc find --path``: folders separated
@@ -621,7 +465,10 @@ def installed_folders(
     the home's; ``configured`` being the config's ``[targets]``), the skills folders of the
     installed Claude Code plugins (``plugins`` when the caller has them already), then
     Codex's system skills (:func:`codex_system_folder`)."""
-    plugins = plugin_folders(layout) if plugins is None else plugins
+    if plugins is None:
+        from skillc_index.inventory.plugins import plugin_folders
+
+        plugins = plugin_folders(layout)
     folders = (*agent_folders(layout, configured, nested=True), *plugins)
     system = codex_system_folder(layout)
     return folders if any(root.path == system.path for root in folders) else (*folders, system)

@@ -30,14 +30,9 @@ from skillc_index.inventory.entries import (
     group,
     location_of,
 )
-from skillc_index.inventory.folders import (
-    Root,
-    in_plugins_folder,
-    installed_folders,
-    plugin_folders,
-    trusted_targets,
-)
+from skillc_index.inventory.folders import Root, installed_folders, trusted_targets
 from skillc_index.inventory.nested import nested_notices
+from skillc_index.inventory.plugins import in_plugins_folder, plugin_folders
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -211,7 +206,7 @@ def plugin_called(
     None for a folder of no plugin. :func:`~skillc_index.resolve_skill` gives it to every
     folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again
     (``plugins``: the plugins' roots, when the caller read them; else read only for a folder
-    in Claude Code's plugins folder, :func:`~.folders.in_plugins_folder`: a skill given by
+    in Claude Code's plugins folder, :func:`~.plugins.in_plugins_folder`: a skill given by
     its path elsewhere costs no reading of the plugins' records)."""
     real = os.path.realpath(source)
     if plugins is None:
