@@ -164,6 +164,22 @@ def _plugin(home: Path, write_skill: Any, name: str, description: str) -> Path:
     return write_skill(install / "skills" / name, description=description)
 
 
+def test_init_writes_no_trigger_cases_into_an_installed_plugins_copy(
+    cli: Any, home: Path, write_skill: Any
+) -> None:
+    """``eval --init devkit:review`` wrote ``evals/triggers.yaml`` into Claude Code's cached
+    copy of the plugin (in the home, a write place), which its next update replaces: E100,
+    nothing written."""
+    plugin = _plugin(home, write_skill, "review", "Review pull requests (plugin).")
+    done = cli("skillc-gateway", script=True)("eval", "--init", "toolkit:review")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(
+        "error[E100]: invalid option: '~/.claude/plugins/cache/market/toolkit/1.0/skills/review/"
+        "evals/triggers.yaml is an installed Claude Code plugin's copy, "
+    )
+    assert sorted(path.name for path in plugin.iterdir()) == ["SKILL.md"]
+
+
 def test_a_name_resolves_as_every_command_resolves_it_plugin_skill_included(
     gateway: Any, eval_json: Any, home: Path, write_skill: Any
 ) -> None:

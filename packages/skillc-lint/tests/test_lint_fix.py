@@ -818,3 +818,32 @@ def test_a_skill_folder_swapped_for_a_symlink_out_gets_no_write(
     [problem] = outcome.problems
     assert problem.diagnostic.message.endswith("it changed on disk while fixing; lint it again")
     assert skill_md(aside if aside.exists() else folder) == before
+
+
+@pytest.mark.parametrize("option", ["--fix", "--unsafe-fixes", "--add-suppressions"])
+def test_an_installed_plugins_copy_is_not_rewritten(
+    lint: Run, cwd: Path, home: Path, option: str
+) -> None:
+    """``lint devkit:tables --fix`` rewrote Claude Code's cached copy of the plugin
+    (``~/.claude/plugins/cache/...``, in the home, a write place) with no word of it: the
+    plugin's next update replaces it. Refused (E100), by its name or its folder, nothing
+    written; the other skills of the command are fixed; ``--diff`` still shows the fixes."""
+    import json
+
+    plugin = home / ".claude/plugins/cache/acme/devkit/1.2.0"
+    cached = make(plugin, "skills/tables", BAD_CASE)
+    records = {"version": 2, "plugins": {"devkit@acme": [{"installPath": str(plugin)}]}}
+    (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(records))
+    (home / ".claude/settings.json").write_text('{"enabledPlugins": {"devkit@acme": true}}')
+    charts = f"---\nname: Charts\n{GOOD}---\n\n# charts\n"
+    own = make(cwd, "charts", charts)
+    before = snapshot(cached)
+    for given in ("devkit:tables", str(cached)):
+        proc = lint(option, given, str(own), script=True)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        where = "'~/.claude/plugins/cache/acme/devkit/1.2.0/skills/tables is an installed"
+        assert f"error[E100]: invalid option: {where} Claude Code plugin's copy, " in proc.stderr
+        assert snapshot(cached) == before
+    assert skill_md(own) != charts  # the other skill given is fixed
+    proc = lint("--fix", "--diff", "devkit:tables")
+    assert "+name: tables" in proc.stdout and snapshot(cached) == before

@@ -44,6 +44,7 @@ __all__ = [
     "ForeignHome",
     "GitCannotTell",
     "ImportRefused",
+    "InstalledPluginCopy",
     "InvalidSkillName",
     "MissingFrontmatterField",
     "NameInSeveralFolders",
@@ -367,6 +368,22 @@ class CannotWrite(InvalidOption):
         super().__init__(f"cannot write '{nul_shown(path)}': {reason}")
         self.path = path
         self.reason = reason
+
+
+class InstalledPluginCopy(InvalidOption):
+    """E100: a write skillc would make into Claude Code's copy of an installed plugin (its
+    plugins folder: :func:`~skillc_index.inventory.plugins.check_not_plugin_copy`), which the
+    plugin's next update replaces; ``path`` as shown."""
+
+    def __init__(self, path: str) -> None:
+        from skillc_index.text import nul_shown
+
+        super().__init__(
+            f"{nul_shown(path)} is an installed Claude Code plugin's copy, which the "
+            "plugin's next update replaces: skillc does not write there",
+            "make the change in the plugin's own source (its repository), then update it",
+        )
+        self.path = path
 
 
 class RuntimeNotAFolder(InternalError):

@@ -28,7 +28,7 @@ from skillc_lint._targets import Target
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from skillc_index import Diagnostic, Notice
+    from skillc_index import Diagnostic, Layout, Notice
     from skillc_index.operation import Session
     from skillc_lint._baseline import BaselineWriter
     from skillc_lint.operations import LintParams, LintReport, Suppressions
@@ -337,6 +337,8 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     # only in the project or the skillc home, one check (E012) for both
     trees: dict[str, Path | None] = {}
     by_name: set[str] = set()
+    # (fixes, suppression comments: never in Claude Code's copy of a plugin, by name or not)
+    writes = bool((params.fix_mode and not params.diff) or params.add_suppressions)
     keys: dict[Path, str] = {}  # each folder planned and its real path, resolved once
     for target in targets:
         if isinstance(target, RunError):
@@ -363,6 +365,9 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
                 shown = display_path(folder, cwd)
                 plan.append(RunError(shown, _changed(shown)))
                 continue
+            if writes and key not in trees and (copy := _plugin_copy(folder, key, layout, cwd)):
+                plan.append(copy)
+                continue
             if key not in trees:
                 plan.append(folder)
                 keys[folder] = key
@@ -383,6 +388,19 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     named = {folder for folder, key in keys.items() if key in by_name}
     fixed_in = {folder: trees[key] for folder, key in keys.items()}
     return _linted(session, run, plan, fixed_in, named, linted, rules)
+
+
+def _plugin_copy(folder: Path, real: str, layout: Layout, cwd: Path) -> RunError | None:
+    """E100 for a skill folder (``real``: its real path) in Claude Code's copy of an installed
+    plugin, which its fixes would rewrite (the next update of the plugin replaces them:
+    :func:`~skillc_index.inventory.plugins.check_not_plugin_copy`); else None."""
+    from skillc_index.inventory.plugins import check_not_plugin_copy
+
+    try:
+        check_not_plugin_copy(real, layout)
+    except SkillcError as exc:
+        return RunError(display_path(folder, cwd), exc.spelled(CLI_SPELLING))
+    return None
 
 
 def _changed(shown: str) -> Diagnostic:

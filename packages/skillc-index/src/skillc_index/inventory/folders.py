@@ -227,9 +227,14 @@ def write_places(layout: Layout) -> tuple[Path, ...]:
 
 def check_write_place(path: Path, layout: Layout) -> None:
     """E012 (``PathEscapesProject``) when ``path`` really (symlinks followed) lies in none of
-    the :func:`write_places`."""
+    the :func:`write_places`; E100 when it is in an installed Claude Code plugin's copy
+    (:func:`~.plugins.check_not_plugin_copy`: the home is a write place, its plugins folder
+    is not)."""
     from skillc_index.command_errors import PathEscapesProject
     from skillc_index.files import within
+    from skillc_index.inventory.plugins import check_not_plugin_copy
+
+    check_not_plugin_copy(path, layout)
 
     if not any(within(path, place) for place in write_places(layout)):
         raise PathEscapesProject(layout.display(path), os.path.realpath(path))

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_SETTINGS_BYTES",
     "PLUGIN_MANIFEST",
     "PLUGIN_RECORDS",
+    "check_not_plugin_copy",
     "in_plugins_folder",
     "known_marketplaces",
     "manifest_problem",
@@ -164,6 +165,17 @@ def in_plugins_folder(path: str, layout: Layout) -> bool:
 
     folder = (claude_home(layout) / PLUGIN_RECORDS).parent
     return inside(path, str(folder)) or inside(path, os.path.realpath(folder))
+
+
+def check_not_plugin_copy(path: Path | str, layout: Layout) -> None:
+    """E100 (:class:`~skillc_index.command_errors.InstalledPluginCopy`) when ``path`` really
+    (symlinks followed) is in Claude Code's plugins folder (:func:`in_plugins_folder`): its
+    copy of an installed plugin, which the next update replaces. No skillc write lands there
+    (``lint --fix``, ``eval``'s trigger cases: :func:`~.folders.check_write_place`)."""
+    if in_plugins_folder(os.path.realpath(path), layout):
+        from skillc_index.command_errors import InstalledPluginCopy
+
+        raise InstalledPluginCopy(layout.display(Path(path)))
 
 
 def plugin_version_parts(folder: str) -> tuple[str, str] | None:
