@@ -220,3 +220,45 @@ def test_a_read_claude_code_answered_with_an_error_is_no_read(setup: Setup) -> N
     result = s.sync()
     assert [(item.skill, item.reads) for item in result.skills] == [("demo", 1)]
     assert [json.loads(row[6])["path"] for row in s.rows("demo")] == ["references/api.md"]
+
+
+def test_a_plugin_turned_off_at_sync_time_keeps_the_uses_made_while_it_was_on(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A plugin turned off after a session used it (``enabledPlugins`` false, or named in no
+    settings): its calls and reads were unknown skills, and the file's position saved past
+    them, so turning it on again never brought them back. Every installed plugin's skills
+    are looked in, loaded now or not; its bare skill name still is no name of it."""
+    s = setup
+    skill = plugin_version(s, demo_skill, "1.0.0")
+    (s.home / ".claude" / "settings.json").write_text('{"enabledPlugins": {}}')
+    p = s.project
+    read = tool_use(p, 3, "Read", {"file_path": str(skill / "SKILL.md")})
+    s.write(lines(skill_call(p, 1, "tools:review"), read, skill_call(p, 5, "review")))
+    result = s.sync()
+    assert [(item.skill_path, item.activations, item.reads) for item in result.skills] == [
+        (skill, 1, 1)
+    ]
+    assert result.unknown_skills == {"review": 1}
+
+
+def test_a_read_of_a_plugin_skills_previous_version_is_a_use_of_it(
+    setup: Setup, demo_skill: Callable[[Path], Path]
+) -> None:
+    """A session started before a plugin update reads the old version's files (Claude Code
+    keeps ``cache/<market>/<plugin>/1.2.0`` some days): the read matched no skill folder
+    and was dropped, where ``stats`` counts every version's rows as the skill's."""
+    s = setup
+    old = plugin_version(s, demo_skill, "1.2.0")
+    new = plugin_version(s, demo_skill, "1.3.0")  # 1.2.0 still on disk
+    p = s.project
+    read = tool_use(p, 3, "Read", {"file_path": str(old / "SKILL.md")})
+    elsewhere = s.home / "plugins" / "cache" / "market" / "tools" / "1.2.0" / "skills" / "review"
+    demo_skill(elsewhere)  # the same shape in no plugins folder: no version of it
+    stray = tool_use(p, 5, "Read", {"file_path": str(elsewhere / "SKILL.md")})
+    s.write(lines(skill_call(p, 1, "tools:review"), read, stray))
+    result = s.sync()
+    assert [(item.skill_path, item.activations, item.reads) for item in result.skills] == [
+        (new, 1, 1)
+    ]
+    assert [row[4] for row in all_rows(result.skills[0].destination)] == [str(new)] * 2

@@ -29,7 +29,8 @@ from skillc_index.accesslog.merge import Identity
 from skillc_index.files import inside, is_file, is_hidden
 from skillc_index.inventory.deployed import ROUTER_NAME
 from skillc_index.inventory.entries import InstalledSkill, Listing, Location, installed_skills
-from skillc_index.inventory.folders import trusted_targets
+from skillc_index.inventory.folders import search_roots, trusted_targets
+from skillc_index.inventory.plugins import plugin_folders, plugin_version_parts
 from skillc_index.inventory.resolve import plugin_parts, skill_names
 from skillc_stats._filters import parse_time
 
@@ -173,7 +174,9 @@ class _Skills:
     folder listed once per run, shared by every view), by the name Claude Code calls them
     and by the folders reads are matched against; each skill's name as the read commands and
     ``stats --all`` take it (:func:`~skillc_index.inventory.resolve.skill_names`:
-    ``devkit:review``), which the report gives."""
+    ``devkit:review``), which the report gives. The skills of every installed plugin count,
+    those Claude Code does not load now too (turned off since, :func:`plugin_folders`'s
+    ``every``): it loaded them when the session ran."""
 
     def __init__(self, layout: Layout, listed: dict[Path, Listing]) -> None:
         self.layout = layout
@@ -181,7 +184,11 @@ class _Skills:
             targets: dict[str, str] | None = trusted_targets(layout, load_config(layout))
         except (SkillcError, OSError):
             targets = None
-        skills = installed_skills(layout, targets, cache=listed).skills
+        roots = search_roots(layout, targets)
+        served = {root.path for root in roots}
+        off = [root for root in plugin_folders(layout, every=True) if root.path not in served]
+        skills = installed_skills(layout, roots=(*roots, *off), cache=listed).skills
+        unloaded = {root.path for root in off}
         ranked = sorted(
             (
                 (_rank(location), order, location, skill)
@@ -196,8 +203,13 @@ class _Skills:
         self.by_plugin: dict[tuple[str, str, str], InstalledSkill] = {}
         self.by_folder: dict[str, InstalledSkill] = {}
         self.real_of: dict[str, str] = {}  # a skill folder's real path, known from its location
+        self.by_version: dict[tuple[str, str], InstalledSkill] = {}  # a plugin's, any version
         for _, _, location, skill in ranked:
-            self.by_name.setdefault(location.name, skill)
+            if location.path.parent not in unloaded:  # (a plugin's only by its plugin's name)
+                self.by_name.setdefault(location.name, skill)
+            parts = None if location.plugin is None else plugin_version_parts(str(location.path))
+            if parts is not None:
+                self.by_version.setdefault(parts, skill)
             if location.plugin is not None:
                 for market in ("", location.marketplace or ""):
                     self.by_plugin.setdefault((location.plugin, market, location.name), skill)
@@ -225,7 +237,10 @@ class _Skills:
         skillc's own ``.skillc-meta/`` among them). Judged by where it leads: a symlink of the
         skill leading out of its real folder (``sshdir -> ~/.ssh``) is no file of it (``open``
         says E012, ``sources`` leaves it out: :func:`~skillc_index.files.inside`), and the file
-        is then the skill's that holds its real path, if any."""
+        is then the skill's that holds its real path, if any. A file of another version of
+        a plugin's skill (``.../devkit/1.2.0/skills/review`` once 1.3.0 is installed: a
+        session that started before the update) is the installed version's skill's, as
+        ``stats`` counts every version (:func:`plugin_version_parts`)."""
         candidates = [os.path.normpath(path)]
         real = os.path.realpath(candidates[0])
         if not is_file(Path(real)):
@@ -236,8 +251,10 @@ class _Skills:
             folder = os.path.dirname(candidate)
             while True:
                 skill = self.by_folder.get(folder)
+                root = self.real_of.get(folder, "")
+                if skill is None and (parts := plugin_version_parts(folder)) is not None:
+                    skill, root = self.by_version.get(parts), os.path.realpath(folder)
                 if skill is not None:
-                    root = self.real_of[folder]
                     if not inside(real, root):
                         break  # it leads out of this skill: not one of its files
                     relative = candidate[len(folder) + 1 :].replace(os.sep, "/")
