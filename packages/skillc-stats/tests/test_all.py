@@ -579,6 +579,31 @@ def test_a_plugin_skills_older_version_in_the_other_runtime_is_counted(
     assert summary["period"] == {"start": "2026-03-01T10:00:00Z", "end": "2026-03-03T10:00:00Z"}
 
 
+def test_the_no_store_hint_names_a_plugin_skill_as_it_was_given(
+    home: Path,
+    cli: Callable[..., Callable[..., subprocess.CompletedProcess[str]]],
+    demo_skill: Callable[[Path], Path],
+) -> None:
+    """Two plugins have a ``review``: the hint of ``stats devkit@other:review`` told to run
+    `skc stats review` in the other projects, which reads the first plugin's skill (W001).
+    It names the skill as the command was given, the name that reads it again."""
+    cache = home / ".claude/plugins/cache"
+    records = {}
+    for market in ("acme", "other"):
+        demo_skill(cache / market / "devkit/1.0/skills/review")
+        records[f"devkit@{market}"] = [{"installPath": str(cache / market / "devkit/1.0")}]
+    (home / ".claude/plugins/installed_plugins.json").write_text(
+        json.dumps({"version": 2, "plugins": records})
+    )
+    enabled = {"enabledPlugins": dict.fromkeys(records, True)}
+    (home / ".claude/settings.json").write_text(json.dumps(enabled))
+    done = cli("skillc-stats", script=True)("stats", "devkit@other:review")
+    assert done.returncode == 0, done.stderr
+    (hint,) = [line for line in done.stderr.splitlines() if "is in no store" in line]
+    assert hint.startswith("warning: 'devkit@other:review' is in no store: ")
+    assert hint.endswith("run `skc stats devkit@other:review` in them")
+
+
 def age(folder: Path) -> None:
     """Every log under ``folder`` last modified a minute ago, and its change time (the utime's)
     out of the racy window (``skillc_index.file_times``: 100 ms)."""

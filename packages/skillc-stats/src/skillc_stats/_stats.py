@@ -502,7 +502,7 @@ def prepare(
         others = [] if resolved.in_store else scope_logs(source, log, layout)
         unused = None  # said when it finds no use
         if elsewhere(source, resolved.in_store, layout):
-            unused = elsewhere_notice([resolved.name], layout)
+            unused = elsewhere_notice([resolved.shown], layout)  # as given: devkit@other:review
         return StatsQuery(
             resolved, filters, folders=folders, notices=notices, others=others, unused_note=unused
         )
