@@ -28,7 +28,7 @@ from skillc_lint._targets import Target
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from skillc_index import Diagnostic, Layout, Notice
+    from skillc_index import Diagnostic, Notice
     from skillc_index.operation import Session
     from skillc_lint._baseline import BaselineWriter
     from skillc_lint.operations import LintParams, LintReport, Suppressions
@@ -315,7 +315,7 @@ def _docs(selector: str) -> list[RuleDocShape]:
 def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcome]:
     """Resolve the command line's targets now (the run knows its folders of skills and how
     many skills it lints before it is iterated), and return the generator that lints them."""
-    from skillc_lint._targets import resolve_target, resolve_targets
+    from skillc_lint._targets import plugin_copy, resolve_target, resolve_targets
 
     params, layout, cwd = run.params, session.layout, run.cwd
     targets: list[Target | RunError] = []
@@ -337,7 +337,6 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     # only in the project or the skillc home, one check (E012) for both
     trees: dict[str, Path | None] = {}
     by_name: set[str] = set()
-    # (fixes, suppression comments: never in Claude Code's copy of a plugin, by name or not)
     writes = bool((params.fix_mode and not params.diff) or params.add_suppressions)
     keys: dict[Path, str] = {}  # each folder planned and its real path, resolved once
     for target in targets:
@@ -365,8 +364,8 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
                 shown = display_path(folder, cwd)
                 plan.append(RunError(shown, _changed(shown)))
                 continue
-            if writes and key not in trees and (copy := _plugin_copy(folder, key, layout, cwd)):
-                plan.append(copy)
+            if writes and key not in trees and (refused := plugin_copy(key, layout)):
+                plan.append(RunError(display_path(folder, cwd), refused))  # never rewritten
                 continue
             if key not in trees:
                 plan.append(folder)
@@ -388,19 +387,6 @@ def _plan(session: Session, run: LintRun, rules: _Configured) -> Iterator[Outcom
     named = {folder for folder, key in keys.items() if key in by_name}
     fixed_in = {folder: trees[key] for folder, key in keys.items()}
     return _linted(session, run, plan, fixed_in, named, linted, rules)
-
-
-def _plugin_copy(folder: Path, real: str, layout: Layout, cwd: Path) -> RunError | None:
-    """E100 for a skill folder (``real``: its real path) in Claude Code's copy of an installed
-    plugin, which its fixes would rewrite (the next update of the plugin replaces them:
-    :func:`~skillc_index.inventory.plugins.check_not_plugin_copy`); else None."""
-    from skillc_index.inventory.plugins import check_not_plugin_copy
-
-    try:
-        check_not_plugin_copy(real, layout)
-    except SkillcError as exc:
-        return RunError(display_path(folder, cwd), exc.spelled(CLI_SPELLING))
-    return None
 
 
 def _changed(shown: str) -> Diagnostic:

@@ -29,7 +29,14 @@ from skillc_lint._engine import is_compiled
 if TYPE_CHECKING:
     from skillc_index import ResolvedSkill
 
-__all__ = ["PLUGIN_MANIFESTS", "Target", "is_plugin", "resolve_target", "resolve_targets"]
+__all__ = [
+    "PLUGIN_MANIFESTS",
+    "Target",
+    "is_plugin",
+    "plugin_copy",
+    "resolve_target",
+    "resolve_targets",
+]
 
 #: The manifests of a Claude Code plugin and of a marketplace, under ``.claude-plugin/``.
 PLUGIN_MANIFESTS = ("plugin.json", "marketplace.json")
@@ -174,3 +181,18 @@ def is_plugin(folder: Path) -> bool:
     there too, which SKL611/SKL612 report): linted as a target even when it holds no skill."""
     manifests = (folder / ".claude-plugin" / name for name in PLUGIN_MANIFESTS)
     return any(os.path.exists(path) for path in manifests)  # noqa: PTH110 - never raises
+
+
+def plugin_copy(real: str, layout: Layout) -> Diagnostic | None:
+    """E100 for a skill folder (``real``: its real path) in Claude Code's copy of an installed
+    plugin, by its name or its folder: a fix or a suppression comment written there is lost
+    at the plugin's next update
+    (:func:`~skillc_index.inventory.plugins.check_not_plugin_copy`); else None."""
+    from skillc_index import CLI_SPELLING, SkillcError
+    from skillc_index.inventory.plugins import check_not_plugin_copy
+
+    try:
+        check_not_plugin_copy(real, layout)
+    except SkillcError as exc:
+        return exc.spelled(CLI_SPELLING)
+    return None
