@@ -3,7 +3,8 @@
 What each interpreter takes as code (:data:`_INTERPRETERS`; with them the wrappers that hand
 a command line to a shell: ``ssh host CMD``, ``watch CMD``, ``su -c``, ``su bob FILE``,
 ``script -c``, ``parallel CMD ::: ARGS``), which program each wrapper runs (:data:`_WRAPPERS`)
-and which one an option names (:data:`_EXECUTORS`: ``find -exec``, ``fd -x``):
+and which one an option names (:data:`_EXECUTORS`: ``find -exec``, ``fd -x``), those
+programs found by :func:`~skillc_index.tools.programs._programs`:
 :meth:`~skillc_index.tools.command.CommandTemplate.code_values` reports a placeholder there
 (with how that code could be given it as data instead: :attr:`CodeValue.data`), and
 :meth:`~skillc_index.tools.command.CommandTemplate.render` knows by them where a program's
@@ -19,17 +20,21 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
     _BRACED,
-    _CLEARS,
-    _EXECUTORS,
-    _FD_ARGUMENT,
     _INTERPRETERS,
     _REPLACEMENT,
     _SHELL,
-    _SPLIT,
-    _WRAPPER_OPERANDS,
-    _WRAPPERS,
     _Interpreter,
-    _runner,
+)
+from skillc_index.tools.programs import (
+    _CLUSTER,
+    _LETTER,
+    _SHORT,
+    _argument_next,
+    _given,
+    _head,
+    _literal,
+    _program_name,
+    _programs,
 )
 
 if TYPE_CHECKING:
@@ -70,18 +75,6 @@ class CodeValue(NamedTuple):
     """With :attr:`after_unknown`, that program the tables do not know (``codex``)."""
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-_CLUSTER = re.compile(r"-[A-Za-z]{2,}\Z")
-
-
-_SHORT = re.compile(r"-[A-Za-z]+\Z")
-
-
-_LETTER = re.compile(r"-[A-Za-z]")
-
-
 #: perl's switches in one word, up to one that takes the rest of it (``-Mstrict``, ``-i.bak``,
 #: ``-F:``, ``-e1``): ``n``, ``p``, ``a`` and ``F`` read the operands with ``<>``, ``i`` edits
 #: them in place (a plain open).
@@ -92,33 +85,6 @@ _PERL_SWITCHES = re.compile(r"-([^-eEMmIixdDVCF]*[eEMmIixdDVCF]?)")
 _PERL_DIAMOND = re.compile(r"(?<!<)<(?:ARGV)?>(?!>)")
 
 
-#: A version at the end of a program's name (``python3.12``), with the architecture Debian
-#: names some interpreters by after it (``perl5.36-x86_64-linux-gnu``); not ``python3-config``.
-_VERSION = re.compile(r"(?<=[a-z])[0-9][0-9.]*(?:-[a-z0-9_]+){2,}\Z|[0-9.]+\Z")
-
-
-def _program_name(text: str) -> str:
-    """A program's name as the tables know it: no folder, no version (nor the architecture
-    after one), no ``.exe``, lowercase."""
-    name = text.rsplit("/", 1)[-1].lower().removesuffix(".exe")
-    return _VERSION.sub("", name) or name
-
-
-def _head(word: tuple[Fragment, ...]) -> str:
-    """The literal text of a word before its first placeholder."""
-    head = ""
-    for fragment in word:
-        if isinstance(fragment, Placeholder):
-            break
-        head += fragment.text
-    return head
-
-
-def _literal(word: tuple[Fragment, ...]) -> str | None:
-    """The word's text when it has no placeholder, else None."""
-    return None if any(isinstance(f, Placeholder) for f in word) else _head(word)
-
-
 def _values(
     word: tuple[Fragment, ...], kind: Any, where: str, data: Any = "either"
 ) -> list[CodeValue]:
@@ -127,39 +93,6 @@ def _values(
         for f in word
         if isinstance(f, Placeholder) and f.modifier is None
     ]
-
-
-def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) -> bool:
-    """Whether the word ``literal`` gives one of ``options``: as itself, or as a letter of a
-    cluster before any that takes an argument (``-xd`` and ``-dx`` give ``-x``)."""
-    if literal is None:
-        return False
-    if literal in options:
-        return True
-    if literal.startswith("--"):  # `--user=bob`
-        return "=" in literal and literal.partition("=")[0] in options
-    if not _LETTER.match(literal):
-        return False
-    for letter in literal[1:]:
-        if "-" + letter in options:
-            return True
-        if not letter.isalpha() or "-" + letter in spec.takes_argument + spec.code:
-            return False  # the rest of the word is its argument (`-n1`)
-    return False
-
-
-def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
-    """Whether the word after ``literal`` is the argument of an option of ``takes`` it
-    gives: as itself, or as the last letter of a cluster (``-xn 1``; ``-nx``: ``x`` is
-    ``-n``'s)."""
-    if literal is None or literal in takes:
-        return literal is not None
-    if not _SHORT.match(literal):
-        return False
-    for position, letter in enumerate(literal[1:], 1):
-        if "-" + letter in takes:
-            return position == len(literal) - 1
-    return False
 
 
 #: The dashes pwsh reads as ``-`` (CharExtensions.IsDash): en dash, em dash, horizontal bar.
@@ -454,165 +387,6 @@ def _interpreted(words: tuple[tuple[Fragment, ...], ...]) -> Iterator[tuple[str,
         if literal is not None and _program_name(literal) in _INTERPRETERS:
             shown = literal.rsplit("/", 1)[-1]
             yield _program_name(literal), _interpreter_values(words, index, shown, True)
-
-
-def _wrapped_program(
-    words: tuple[tuple[Fragment, ...], ...], index: int, name: str
-) -> tuple[int, list[int], bool]:
-    """The index of the word a wrapper runs as its program (``len(words)`` when none), the
-    indexes of the ``NAME=VALUE`` words before it (the program's environment), and whether
-    it clears the program's environment (:data:`_CLEARS`)."""
-    takes_argument = _WRAPPERS[name]
-    skip = _WRAPPER_OPERANDS.get(name, 0)
-    assignments: list[int] = []
-    options = _Interpreter(takes_argument=takes_argument)
-    clears, flips = _CLEARS.get(name, (False, ()))
-    position = index + 1
-    while position < len(words):
-        head, literal = _head(words[position]), _literal(words[position])
-        if literal == "--":
-            position += 1
-            continue
-        if "=" not in (literal or "=") and _given(flips, options, literal):
-            clears = not _CLEARS[name][0]
-        if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
-            return (position + 1 if literal in _SPLIT else position), assignments, clears
-        if name == "env" and literal == "-":  # env's -i
-            position += 1
-        elif len(head) > 1 and head[0] == "-":
-            position += 2 if literal in takes_argument else 1
-        elif _ASSIGNMENT.match(head):
-            assignments.append(position)
-            position += 1
-        elif skip:
-            skip, position = skip - 1, position + 1
-        else:
-            break
-    return position, assignments, clears
-
-
-def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> list[int]:
-    """The indexes of the words ``find`` (or ``fd``) at ``words[index]`` runs as programs: the
-    word after each of its options of :data:`_EXECUTORS` (``-exec``, ``--exec=`` holding the
-    program in the word; fd's ``-x``/``-X`` ending a cluster too, ``-Hx``), its arguments
-    skipped up to a ``;`` (or find's ``+`` after ``{}``)."""
-    options = _EXECUTORS[name]
-    found: list[int] = []
-    position = index + 1
-    while position < len(words):
-        head, literal = _head(words[position]), _literal(words[position])
-        if literal is None and head.partition("=")[0] in options and "=" in head:
-            found.append(position)  # `fd --exec={{x}}`
-        elif (literal in options or _clustered(literal, name)) and position + 1 < len(words):
-            found.append(position + 1)
-            position, previous = position + 2, None
-            while position < len(words):  # its arguments, up to the word that ends them
-                literal = _literal(words[position])
-                if literal == ";" or (literal == "+" and previous == "{}" and name == "find"):
-                    break
-                previous, position = literal, position + 1
-        position += 1
-    return found
-
-
-def _clustered(literal: str | None, name: str) -> bool:
-    """Whether ``literal`` is a cluster of fd's short options ending in ``-x`` or ``-X``
-    (``-Hx``: clap reads it as ``-H -x``; not ``-ex``, ``-e``'s value ``x``)."""
-    if name == "find" or literal is None or not _CLUSTER.match(literal):
-        return False
-    return literal[-1] in "xX" and _argument_next(literal, _FD_ARGUMENT)
-
-
-def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> int:
-    """The index of the word ``watch -x`` or ``runuser -u bob`` at ``words[index]`` runs as its
-    program, itself (``len(words)`` when none: no such option, or no operand)."""
-    direct = False
-    position = index + 1
-    while position < len(words):
-        head, literal = _head(words[position]), _literal(words[position])
-        if literal == "--":
-            position += 1
-            break
-        if len(head) < 2 or head[0] != "-":
-            break
-        direct = direct or _given(spec.runs_program, spec, literal)
-        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
-    return position if direct else len(words)
-
-
-class _Programs(NamedTuple):
-    programs: dict[int, str]
-    """The words that are (or may be) a program, each with what runs it as shown (``""`` for
-    the first word)."""
-    environment: dict[int, str]
-    """The ``NAME=VALUE`` words a wrapper puts in its program's environment, with it."""
-    cleared: set[int]
-    """The programs run with a cleared environment (:data:`_CLEARS`, after ``su -l``), and
-    ``su -l`` itself (its shell's): a value reaches their code as an argument only."""
-    guessed: dict[int, str]
-    """The programs read so after a program the tables do not know, and what they run, each
-    with that program (:attr:`CodeValue.after_unknown`, :attr:`CodeValue.unknown`)."""
-
-
-def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
-    """The programs of a command: the first word, what a wrapper runs and, after a program
-    the tables do not know (``uv run``, ``docker exec c``: it may run another),
-    any word naming a wrapper or an interpreter, but for the ones that hand a command line to
-    a shell (``ssh``, ``watch``, ``su``, ``runuser``, ``script``: ordinary words, ``npm run
-    watch``), read only as the first word or what a wrapper runs. One pass: each wrapper's
-    options are read once, up to its program."""
-    programs: dict[int, str] = {0: ""}
-    environment: dict[int, str] = {}
-    cleared: set[int] = set()
-    guessed: dict[int, str] = {}
-    unknown, unknown_at = "", 0  # the last program, when the tables do not know it
-    for index, word in enumerate(words):
-        literal = _literal(word)
-        if literal is None:
-            continue
-        name, shown = _program_name(literal), literal.rsplit("/", 1)[-1]
-        # a package runner's subcommand (`uv run`, `uv -q tool run`) makes it a wrapper
-        runner = _runner(name, map(_literal, words[index + 1 :]))  # lazy: read while needed
-        known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS or bool(runner)
-        # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
-        runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
-        if index not in programs:
-            if not (unknown and known) or runs_one or literal.startswith("-"):
-                continue
-            programs[index] = unknown
-            guessed[index] = unknown
-            if unknown_at in cleared:
-                cleared.add(index)
-        unknown, unknown_at = ("" if known and not runs_one else shown), index
-        if runs_one and _INTERPRETERS[name].login and _login(words, index, _INTERPRETERS[name]):
-            cleared.add(index)  # `su - bob -c CMD`: a login shell
-        target, clears = len(words), False
-        if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
-            target = _direct_program(words, index, _INTERPRETERS[name])
-        if name in _WRAPPERS or runner:
-            at, wrapper = (index + runner[0], runner[1]) if runner else (index, name)
-            target, assignments, clears = _wrapped_program(words, at, wrapper)
-            environment.update(dict.fromkeys(assignments, shown))
-        targets = [target] if target < len(words) else []
-        if name in _EXECUTORS:  # `find . -exec PROGRAM ... ;`
-            targets += _executed(words, index, name)
-        for target in targets:
-            programs[target] = shown
-            if clears or index in cleared:  # what a program of a cleared environment runs
-                cleared.add(target)
-            if index in guessed:
-                guessed[target] = guessed[index]
-    return _Programs(programs, environment, cleared, guessed)
-
-
-def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> bool:
-    """Whether ``su`` at ``words[index]`` starts a login shell (``-``, ``-l``, ``--login``)."""
-    position = index + 1
-    while position < len(words) and (literal := _literal(words[position])) != "--":
-        if literal == "-" or _given(spec.login, spec, literal):
-            return True
-        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
-    return False
 
 
 #: Option text a value may follow in its word: after ``=`` (``--name={{x}}``, ``-Dkey={{x}}``),

@@ -146,7 +146,7 @@ class CommandTemplate(NamedTuple):
     def _positions(self) -> Iterator[tuple[int, tuple[Fragment, ...], bool, str]]:
         """Each word with whether a literal ``--`` ended its program's options before it
         (see :meth:`render`) and that program as written (``""``: not known)."""
-        from skillc_index.tools.code_values import _literal, _programs
+        from skillc_index.tools.programs import _literal, _programs
 
         operands = False  # after a literal "--": the program's options have ended
         programs = _programs(self.words).programs
@@ -192,7 +192,8 @@ class CommandTemplate(NamedTuple):
         """The literal words an interpreter runs as its script (``python3 scripts/x.py``,
         ``bash ./run.sh``, ``deno run main.ts``), by index: the word :meth:`code_values`
         reports when it holds a placeholder."""
-        from skillc_index.tools.code_values import _interpreted, _literal
+        from skillc_index.tools.code_values import _interpreted
+        from skillc_index.tools.programs import _literal
 
         walk = _interpreted(self.words)
         at = [values[2] for _name, values in walk if values[2] is not None]
@@ -202,7 +203,8 @@ class CommandTemplate(NamedTuple):
         """The literal modules an interpreter loads before its script (``node -r ./setup.js``,
         ``--import=./x.mjs``, ``ruby -r./x``), by index: (the option text before the module in
         its word, ``""`` when it is a word of its own; the module as written)."""
-        from skillc_index.tools.code_values import _interpreted, _literal
+        from skillc_index.tools.code_values import _interpreted
+        from skillc_index.tools.programs import _literal
 
         at = [item for _name, values in _interpreted(self.words) for item in values[4].items()]
         words = [(i, prefix, _literal(self.words[i])) for i, prefix in at]
