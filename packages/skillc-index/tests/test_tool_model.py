@@ -674,6 +674,74 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("node --some-mode=x x.js {{v}}", []),
         ("julia --thr 4 a.jl {{v}}", []),
         ("python3 --some-mode strict x.py {{v}}", []),  # python: every long option known
+        # git -c KEY=VALUE: a key that runs a command (or one from the request) is code;
+        # one of git's data keys (a name, a colour) is not, its section and name any case
+        ("git -c core.pager={{v}} log", [("v", "inline", "git -c")]),
+        ("git -c {{v}} log", [("v", "inline", "git -c")]),
+        ("git -c alias.x=!{{v}} x", [("v", "inline", "git -c")]),
+        ("git -C {{d}} -c core.sshCommand={{v}} fetch", [("v", "inline", "git -c")]),
+        ("git -c credential.helper={{v}} push", [("v", "inline", "git -c")]),
+        ("git -c protocol.ext.allow={{v}} fetch", [("v", "inline", "git -c")]),
+        ("git -c core.{{k}}=1 log", [("k", "inline", "git -c")]),
+        ("git -c some.new.key={{v}} log", [("v", "inline", "git -c")]),  # unknown: strict
+        ("sudo git -c core.editor={{v}} commit", [("v", "inline", "git -c")]),
+        ("git -c user.name={{v}} -c User.Email={{w}} commit", []),
+        ("git -c color.diff.meta={{v}} log", []),
+        ("git log -c {{v}}", []),  # log's -c (a diff format): after the subcommand
+        ("npm run git -c core.pager={{v}}", []),  # a word after a program skc does not know
+        # runners, tracers, sandboxes and sessions that run their operand, read past their
+        # options (clustered, `-dmS NAME`; bwrap's of two and three words)
+        ("strace -f -o out {{v}}", [("v", "program", "strace")]),
+        ("strace -fe trace=open python3 {{v}}", [("v", "code", "python3")]),
+        ("ltrace -o log {{v}}", [("v", "program", "ltrace")]),
+        ("valgrind --tool=memcheck {{v}}", [("v", "program", "valgrind")]),
+        ("xvfb-run -a -s '-screen 0 1x1x24' {{v}}", [("v", "program", "xvfb-run")]),
+        ("entr -s {{v}}", [("v", "program", "entr")]),
+        ("screen -dmS name {{v}}", [("v", "program", "screen")]),
+        ("screen -S s -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("bwrap --ro-bind / / --overlay a b c --chdir / {{v}}", [("v", "program", "bwrap")]),
+        ("bwrap --ro-bind / / python3 {{v}}", [("v", "code", "python3")]),
+        ("gdb --args {{v}}", [("v", "program", "gdb")]),
+        ("gdb -batch -ex {{v}} ./a.out", [("v", "inline", "gdb -ex")]),  # `shell CMD` runs
+        ("gdb -batch -ex run --args ./a.out {{v}}", []),  # the program's argument
+        ("sg staff -c {{v}}", [("v", "code", "sg")]),  # /bin/sh -c runs it
+        ("sg staff {{v}}", [("v", "code", "sg")]),
+        ("tmux new-session -d -s x {{v}}", [("v", "program", "tmux")]),
+        ("tmux -L s new -d python3 {{v}}", [("v", "code", "python3")]),
+        ("tmux run-shell -d 1 {{v}}", [("v", "program", "tmux")]),  # run-shell's -d: delay
+        ("tmux send-keys -t x ls {{v}} Enter", [("v", "code", "tmux send-keys")]),
+        ("tmux -c {{v}}", [("v", "inline", "tmux -c")]),
+        ("sudo -iu bob {{v}}", [("v", "program", "sudo")]),  # -u ends the cluster: bob its
+        ("sudo -iu bob ls {{v}}", []),
+        # package runners' shell strings: npm exec's -c/--call, pnpm's -c (a switch: the
+        # operands are then one command line), yarn exec's operands (yarn 1 joins them)
+        ("npx -c {{v}}", [("v", "inline", "npx -c")]),
+        ("npx -c 'eslint {{v}}'", [("v", "inline", "npx -c")]),
+        ("npm exec --call {{v}}", [("v", "inline", "npm exec --call")]),
+        ("npm --prefix p exec -c {{v}}", [("v", "inline", "npm exec -c")]),
+        ("pnpm exec -c echo {{v}}", [("v", "code", "pnpm exec")]),
+        ("pnpm dlx --shell-mode cowsay {{v}}", [("v", "code", "pnpm dlx")]),
+        ("yarn exec echo {{v}}", [("v", "code", "yarn exec")]),
+        ("yarn exec {{v}}", [("v", "code", "yarn exec")]),
+        ("pnpm exec -c {{v}}", [("v", "code", "pnpm exec"), ("v", "program", "pnpm")]),
+        ("pnpm exec echo {{v}}", []),  # no shell: echo's argument
+        ("docker exec c npx {{v}}", [("v", "program", "npx")]),
+        # a package runner's options naming what it installs (a package, an index, an
+        # interpreter) choose what runs; a directory does not (uv run's project there)
+        ("npx --package {{v}} tool", [("v", "program", "npx")]),
+        ("npx --package={{v}} tool", [("v", "program", "npx")]),
+        ("uvx --from {{v}} tool", [("v", "program", "uvx")]),
+        ("uv run --with {{v}} tool", [("v", "program", "uv")]),
+        ("uv --config-file {{v}} run tool", [("v", "program", "uv")]),
+        ("pipx run --spec {{v}} tool", [("v", "program", "pipx")]),
+        ("npm exec --registry {{v}} tool", [("v", "program", "npm")]),
+        ("uv --directory {{v}} run tool", []),
+        ("uv run --cache-dir {{v}} tool", []),
+        # --plus's replacement strings that hold a blank: one, before parallel's shell splits
+        ("parallel --plus sh -c '{/a b/c}' ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus 'sh -c {%a b}' ::: {{v}}", [("v", "inline", "sh -c")]),
+        ("parallel --plus echo '{/a b/c}' ::: {{v}}", []),
+        ("parallel awk '{ print $1 }' ::: {{v}}", []),
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
@@ -706,7 +774,6 @@ def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:
         ("bun x {{v}}", ""),
         ("pnpm exec {{v}}", ""),
         ("pnpm -C d dlx {{v}}", ""),
-        ("yarn exec {{v}}", ""),
     ],
 )
 def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(

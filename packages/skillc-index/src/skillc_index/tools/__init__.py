@@ -8,7 +8,9 @@
 - :mod:`~skillc_index.tools.code_values`: which of its values would be code (``CodeValue``:
   an interpreter's script, a wrapper's program), what ``CommandTemplate.code_values`` reports;
 - :mod:`~skillc_index.tools.programs`: which words of a command are programs (the first, what
-  each wrapper runs), read by the tables of :mod:`~skillc_index.tools.interpreters`;
+  each wrapper runs), read by the tables of :mod:`~skillc_index.tools.interpreters` (what
+  each interpreter takes as code) and :mod:`~skillc_index.tools.wrappers` (what each wrapper
+  and package runner runs);
 - :mod:`~skillc_index.tools.errors`: the errors of a tool the skill lacks or cannot run
   (``UnknownSkillTool``, ``BrokenTool``, ``ToolArgumentError``, ``UnsupportedPlatform``).
 

@@ -21,6 +21,7 @@ from skillc_index.tools.command import Placeholder, Text, parse_command
 from skillc_index.tools.interpreters import (
     _BRACED,
     _INTERPRETERS,
+    _PLUS_TEXT,
     _REPLACEMENT,
     _SHELL,
     _Interpreter,
@@ -36,6 +37,7 @@ from skillc_index.tools.programs import (
     _program_name,
     _programs,
 )
+from skillc_index.tools.wrappers import _runner
 
 if TYPE_CHECKING:
     from skillc_index.tools.command import Fragment
@@ -52,7 +54,8 @@ class CodeValue(NamedTuple):
     """``inline``: in an inline script; ``code``: the script or code an interpreter runs;
     ``open``: a file name perl opens with its two-argument ``open`` (``perl -ne``: a name
     ``cmd|`` runs a command, ``>file`` truncates the file);
-    ``program``: the program a wrapper runs; ``environment``: in a ``NAME=VALUE`` word a
+    ``program``: the program a wrapper runs, or what a package runner installs to run it
+    (``uvx --from``, ``npx --package``); ``environment``: in a ``NAME=VALUE`` word a
     wrapper puts in the environment (``env PATH={{x}}``); ``option``: glued to an option's
     text, so it chooses the option (``-u{{x}}``, ``-{{x}}``, ``--{{x}}``)."""
     where: str
@@ -210,7 +213,8 @@ def _interpreter_values(
     opens: str | None = None  # `perl -n`: what reads the operands with the two-argument open
     in_place = False  # `perl -i`: it opens them as plain files
     preloads: dict[int, str] = {}
-    shell = spec.shell_operands is not None  # `watch -x`: no shell
+    # `watch -x`: no shell; `pnpm exec`: one with -c only
+    shell = spec.shell_operands is not None and not spec.shell_with
     operands = 0  # su's: the first is the user
     shell_words: list[int] = []  # su's operands: the user, then its shell's arguments
     direct = False  # `runuser -u bob`: it runs its command itself, no shell
@@ -250,6 +254,8 @@ def _interpreter_values(
             break
         if _given(spec.no_shell, spec, literal):
             shell = False
+        if _given(spec.shell_with, spec, literal):
+            shell = True
         at = _shell_option(spec, head, literal)  # `su -s {{x}}`: the program su runs
         if at is not None and position + at < len(words):
             found += _values(words[position + at], "program", shown)
@@ -271,13 +277,14 @@ def _interpreter_values(
             if as_file and (attached or position + 1 < len(words)):
                 glued = written + "=" if written.startswith("--") else written
                 preloads[position if attached else position + 1] = glued if attached else ""
-            if attached:
+            if attached and not _data_setting(spec, word, written):
                 found += _values(word, "inline", f"{shown} {written}", spec.data)
             elif position + 1 < len(words):
                 # `pwsh -c Write-Output {{x}}`: every word after it is its code, joined
                 last = len(words) - 1 if fold in spec.joined else position + 1
                 for code_word in words[position + 1 : last + 1]:
-                    found += _values(code_word, "inline", f"{shown} {written}", spec.data)
+                    if not _data_setting(spec, code_word, ""):
+                        found += _values(code_word, "inline", f"{shown} {written}", spec.data)
                 position = last
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
@@ -318,6 +325,19 @@ def _interpreter_values(
     return found, position, script, None, preloads
 
 
+def _data_setting(spec: _Interpreter, word: tuple[Fragment, ...], option: str) -> bool:
+    """Whether ``word``, a ``KEY=VALUE`` setting after the code option ``option`` (attached
+    to it when not ``""``: ``-cKEY=VALUE``), sets a key whose value is data
+    (:attr:`_Interpreter.data_settings`: ``git -c user.name={{x}}``); not when a value is in
+    the key (``git -c {{x}}``, ``git -c core.{{x}}=1``)."""
+    head = _head(word)[len(option) :].removeprefix("=") if option else _head(word)
+    key, equals, _ = head.partition("=")
+    if not spec.data_settings or not equals:
+        return False
+    key = key.lower()
+    return any(key == s or (s.endswith(".") and key.startswith(s)) for s in spec.data_settings)
+
+
 def _shell_end(
     spec: _Interpreter,
     options: tuple[tuple[Fragment, ...], ...],
@@ -347,6 +367,8 @@ def _quoted_arguments(
     line: list[tuple[Fragment, ...]] = []
     for word in command:
         literal = _literal(word)
+        if literal is not None:  # `{/a b/c}`: one replacement string, before the split
+            literal = _PLUS_TEXT.sub("{}", literal)
         line += [word] if literal is None else list(parse_command(literal, 0)[0].words)
     marked = [at for at, word in enumerate(line) if _BRACED.search(_head(word))]
     known = any(_REPLACEMENT.search(_head(line[at])) for at in marked)
@@ -426,7 +448,7 @@ def _before_equals(word: tuple[Fragment, ...]) -> tuple[Fragment, ...]:
 
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
-    programs, environment, cleared, guessed = _programs(words)
+    programs, environment, cleared, guessed, installs = _programs(words)
     options_end = 0  # the words up to here are an interpreter's options, read already
     opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
@@ -434,6 +456,8 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         head = _head(word)
         if opened is not None and index >= opened[0]:
             found += _values(word, "open", opened[1])
+        if index in installs:  # `uvx --from {{x}}`: it chooses what runs
+            found += _values(word, "program", installs[index])
         if index in environment:
             where = f"{environment[index]} {head.partition('=')[0]}"
             found += _values(word, "environment", where)
@@ -449,12 +473,17 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # each word is read once as an interpreter's option (`sh -/sh -/sh ...` took minutes);
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
         # ssh, watch, su, runuser and script only as a program (`npm run watch {{x}}`)
-        if name in _INTERPRETERS and (index >= options_end or index in programs):
-            if not (_INTERPRETERS[name].script_operand or index in programs):
+        # a package runner's subcommand taking code (`npm exec -c`, `tmux send-keys`)
+        key, at, shown = name, index, literal.rsplit("/", 1)[-1]
+        runner = _runner(name, map(_literal, words[index + 1 :])) if index in programs else None
+        if runner and runner[1] in _INTERPRETERS:
+            key, at, shown = runner[1], index + runner[0], runner[1]
+        if key in _INTERPRETERS and (index >= options_end or index in programs):
+            spec = _INTERPRETERS[key]
+            if not (spec.script_operand or index in programs):
                 continue
-            shown = literal.rsplit("/", 1)[-1]
             at_program = index in programs
-            values, end, _, opens, _ = _interpreter_values(words, index, shown, at_program)
+            values, end, _, opens, _ = _interpreter_values(words, at, shown, at_program, spec)
             if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
                 values = [v._replace(data="argument") if v.data == "either" else v for v in values]
             if index in guessed:

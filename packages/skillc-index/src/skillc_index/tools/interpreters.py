@@ -1,17 +1,16 @@
-"""What each interpreter and wrapper a tool's command may name takes (spec/003 §3.5).
+"""What each interpreter a tool's command may name takes as code (spec/003 §3.5).
 
 The tables :mod:`skillc_index.tools.code_values` reads a command by: for each interpreter
-(:data:`_INTERPRETERS`, an :class:`_Interpreter`) its options whose argument is code, a module
-it loads first, the script it runs, or any other argument, and for each wrapper
-(:data:`_WRAPPERS`) its options taking an argument before the program it runs. Each table
-follows the program's own documentation of its options (``node --help``, ``python3 --help``,
-``julia --help``, ``pwsh -?``...).
+(:data:`_INTERPRETERS`, an :class:`_Interpreter`; a program taking code in an option too,
+``git -c``, ``npx -c``) its options whose argument is code, a module it loads first, the
+script it runs, or any other argument (what each wrapper runs:
+:mod:`skillc_index.tools.wrappers`). Each table follows the program's own documentation of
+its options (``node --help``, ``python3 --help``, ``julia --help``, ``pwsh -?``...).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 __all__: list[str] = []
@@ -62,6 +61,9 @@ class _Interpreter(NamedTuple):
     then every operand is that command line's."""
     shell_end_off: tuple[str, ...] = ()
     no_shell: tuple[str, ...] = ()
+    shell_with: tuple[str, ...] = ()
+    """Options without which there is no such command line: its operands are a program it
+    runs itself, with them a shell's line (``pnpm exec -c``, ``--shell-mode``)."""
     runs_program: tuple[str, ...] = ()
     """Options after which its first operand is a program it runs itself, no shell
     (``watch -x``, ``runuser -u bob``)."""
@@ -84,6 +86,11 @@ class _Interpreter(NamedTuple):
     """Windows PowerShell 5.1's: without ``-File`` its operands are ``-Command``'s, its default
     parameter (pwsh's is ``-File``), joined into one command line: the words after the first
     are code too (``powershell x.ps1 {{x}}`` runs ``x.ps1 VALUE``, a value ``; cmd`` runs)."""
+    data_settings: tuple[str, ...] = ()
+    """For code options whose argument is a ``KEY=VALUE`` setting (``git -c``): the keys whose
+    value is data (``user.name``; ending in ``.``, a whole section: ``color.``), lowercase. A
+    setting of any other key is code, as is one whose key holds a value (``git -c {{x}}``):
+    many run a command (``core.pager``, ``alias.x=!cmd``, ``credential.helper``)."""
     long_options: tuple[str, ...] = ()
     """Every long option it knows, when it reads one by getopt_long (julia's): a word
     ``--name`` that is no option's whole name but begins exactly one (``--thr 4``) is that
@@ -250,6 +257,12 @@ _REPLACEMENT = re.compile(r"\{(?:[0-9]*[./#%]*/?\.?|=.*=)\}", re.DOTALL)
 #: argument also put at the end (not awk's ``'{print $1}'``: it has a blank).
 _BRACED = re.compile(r"\{[^{}\s]*\}|\{=.*=\}", re.DOTALL)
 
+#: ``--plus``'s replacement strings that edit the value by a text, which may hold a blank
+#: (``{/a b/c}``, ``{%a b}``, ``{#a b}``, ``{:-a b}``, ``{^a b}``, ``{,a b}``): parallel
+#: puts the argument there before its shell splits the line. Only these: their first
+#: character starts no awk action (``'{print $1}'``, ``'{ print }'``: code, not one).
+_PLUS_TEXT = re.compile(r"\{[/%#:^,][^{}]*\}")
+
 
 #: GNU parallel's options that take the next word (``parallel --help``, its man page)
 _PARALLEL_ARGUMENT = (
@@ -298,7 +311,55 @@ _DENO_ARGUMENT = (
 )  # fmt: skip
 
 
-#: Programs that run code they are given; their names without a version (``python3.12``).
+#: git's options before its subcommand that take the next word (``git --help``)
+_GIT_ARGUMENT = ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--list-cmds")
+
+#: The keys of ``git -c KEY=VALUE`` whose value is data (lowercase; ``.`` at the end: a
+#: section): a name, a colour, a format, a switch of git's own; any other key is code.
+_GIT_DATA = (
+    "user.", "author.", "committer.", "color.", "advice.", "i18n.", "column.", "log.",
+    "status.", "init.defaultbranch", "core.quotepath", "core.autocrlf", "core.eol",
+    "core.abbrev", "core.safecrlf", "core.filemode", "core.ignorecase", "pull.rebase",
+    "pull.ff", "merge.conflictstyle", "diff.algorithm", "diff.renames", "diff.colormoved",
+    "diff.noprefix", "format.pretty", "push.default", "fetch.prune", "tag.sort",
+    "branch.sort", "rebase.autosquash", "grep.linenumber", "blame.date",
+)  # fmt: skip
+
+#: gdb's options whose argument is gdb commands (``-ex``, ``-x`` FILE; getopt_long_only:
+#: one dash or two), those taking the next word, and ``--args`` (its first operand the
+#: program it runs, the rest that program's arguments)
+_GDB_CODE = tuple(
+    f"{dash}{name}"
+    for name in ("ex", "eval-command", "iex", "init-eval-command", "x", "command", "ix",
+                 "init-command")
+    for dash in ("-", "--")
+)  # fmt: skip
+_GDB_ARGUMENT = tuple(
+    f"{dash}{name}"
+    for name in ("p", "pid", "c", "core", "d", "directory", "cd", "s", "symbols", "e", "exec",
+                 "se", "b", "l", "D", "data-directory", "tty")
+    for dash in ("-", "--")
+)  # fmt: skip
+_GDB_ARGS = ("--args", "-args")
+
+#: screen's options that take the next word (``screen -h``; ``-dmS NAME``: the last letter)
+_SCREEN_ARGUMENT = ("-c", "-e", "-h", "-p", "-S", "-T", "-t", "-s", "-L", "-Logfile")
+
+#: tmux's options before its command that take the next word (its -c's is a shell's command)
+_TMUX_GLOBAL = ("-L", "-S", "-f", "-T")
+
+#: npx's and ``npm exec``'s options taking the next word: -c/--call's is a command line
+_NPM_EXEC = ("-p", "--package", "-c", "--call", "--registry", "--cache", "--userconfig")
+
+#: ``pnpm exec``'s and ``pnpm dlx``'s options taking the next word (their -c is a switch)
+_PNPM_EXEC = (
+    "--package", "--resume-from", "-F", "--filter", "-C", "--dir", "--reporter",
+    "--allow-build",
+)  # fmt: skip
+
+#: Programs that run code they are given; their names without a version (``python3.12``),
+#: or a package runner's subcommand (:data:`~skillc_index.tools.wrappers._RUNNERS`: ``npm
+#: exec``, ``tmux send-keys``).
 _INTERPRETERS: dict[str, _Interpreter] = {
     **dict.fromkeys(
         ("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh"), _SHELL
@@ -373,134 +434,40 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         permute=True,
         data="environment",
     ),
+    # git -c KEY=VALUE: a setting of most keys runs a command (core.pager, core.editor,
+    # core.sshCommand, core.fsmonitor, core.hooksPath, alias.*, diff.external,
+    # credential.helper, gpg.program, protocol.*.allow, include.path...): code, unless
+    # _GIT_DATA names the key
+    "git": _Interpreter(
+        ("-c",), _GIT_ARGUMENT, script_operand=False, data="environment", data_settings=_GIT_DATA
+    ),
+    # sg GROUP [-c] CMD: its shell (/bin/sh -c) runs CMD
+    "sg": _Interpreter(script_operand=False, shell_operands=1, data="environment"),
+    # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it)
+    "gdb": _Interpreter(_GDB_CODE, _GDB_ARGUMENT, script_operand=False, runs_program=_GDB_ARGS),
+    # screen's -X sends a command to a session (`stuff TEXT` types it), tmux's -c runs one
+    "screen": _Interpreter(("-X",), _SCREEN_ARGUMENT, script_operand=False, joined=("-X",)),
+    "tmux": _Interpreter(("-c",), _TMUX_GLOBAL, script_operand=False),
+    # package runners' subcommands (wrappers' _RUNNERS): npm exec's -c/--call is a command
+    # line (npm run's), pnpm's -c/--shell-mode makes its operands one, yarn exec's always
+    # are (yarn 1 joins them), as are the keys tmux send-keys types
+    **dict.fromkeys(
+        ("npx", "npm exec"), _Interpreter(("-c", "--call"), _NPM_EXEC, script_operand=False)
+    ),
+    **dict.fromkeys(
+        ("pnpm exec", "pnpm dlx"),
+        _Interpreter(
+            takes_argument=_PNPM_EXEC,
+            script_operand=False,
+            shell_operands=0,
+            shell_with=("-c", "--shell-mode"),
+            data="environment",
+        ),
+    ),
+    "yarn exec": _Interpreter(script_operand=False, shell_operands=0, data="environment"),
+    "tmux send-keys": _Interpreter(
+        takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0
+    ),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
     **dict.fromkeys(("sed", "gsed"), _SED),
 }
-
-
-#: uv's options of ``uv run`` and ``uvx`` that take an argument (``uv run --help``).
-_UV_ARGUMENT = (
-    "--with", "--with-editable", "--with-requirements", "--from", "-p", "--python", "--directory",
-    "--project", "--package", "--extra", "--group", "--env-file", "--index", "--default-index",
-    "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--config-file",
-    "--cache-dir", "--color", "--only-group", "--no-group", "-C", "--config-setting",
-)  # fmt: skip
-
-#: npx's, ``npm exec``'s, ``pnpm dlx``'s, ``yarn dlx``'s and bunx's options taking an argument.
-_NPX_ARGUMENT = ("-p", "--package", "--call", "--registry", "--cache", "--userconfig")
-
-#: npm's, pnpm's, yarn's and bun's options before a subcommand that take an argument.
-_JS_GLOBAL = ("--prefix", "-C", "--dir", "-w", "--workspace", "-F", "--filter", "--cwd",
-    "--registry", "--cache", "--userconfig", "--reporter", "-c", "--config")  # fmt: skip
-
-#: Package runners whose subcommand runs a package's program, its first operand then
-#: (``uv run``, ``uv tool run``, ``pnpm dlx``, ``npm x``...: each the :data:`_WRAPPERS`
-#: entry it is), with their options that take an argument, which may come before the
-#: subcommand or between its words (``uv -q --directory d run``, ``uv tool -q run``).
-_RUNNERS: dict[str, tuple[dict[tuple[str, ...], str], tuple[str, ...]]] = {
-    "uv": ({("run",): "uv run", ("tool", "run"): "uvx"}, _UV_ARGUMENT),
-    "pipx": ({("run",): "pipx run"}, ("--python",)),
-    "pnpm": ({("dlx",): "pnpm dlx", ("exec",): "pnpm exec"}, _JS_GLOBAL),
-    "npm": ({("exec",): "npm exec", ("x",): "npm exec"}, _JS_GLOBAL),
-    "yarn": ({("dlx",): "yarn dlx", ("exec",): "yarn exec"}, _JS_GLOBAL),
-    "bun": ({("x",): "bunx"}, _JS_GLOBAL),
-}
-
-
-def _runner(name: str, following: Iterable[str | None]) -> tuple[int, str] | None:
-    """Whether the program ``name``, followed by the words ``following`` (their literal
-    text, None for one holding a value), is a package runner given its subcommand
-    (:data:`_RUNNERS`): how many words after it that subcommand's last one stands, and the
-    :data:`_WRAPPERS` entry it is; else None."""
-    if name not in _RUNNERS:
-        return None
-    subcommands, takes = _RUNNERS[name]
-    said: tuple[str, ...] = ()
-    skip = False
-    for offset, literal in enumerate(following, 1):
-        if skip or literal is None or literal == "--":
-            if not skip:
-                return None
-            skip = False
-        elif len(literal) > 1 and literal[0] == "-":
-            skip = literal in takes
-        else:
-            said += (literal,)
-            if said in subcommands:
-                return offset, subcommands[said]
-            if not any(words[: len(said)] == said for words in subcommands):
-                return None
-    return None
-
-
-#: Programs that run another program, their first operand (after the options named here and
-#: the operands of :data:`_WRAPPER_OPERANDS`; ``NAME=VALUE`` words are skipped). The runners
-#: (``ionice``, ``flock FILE``, ``chroot DIR``...) too: the program they run is read as one
-#: (``ionice -c3 script -qc {{x}}``), as ``ssh``, ``watch``, ``su`` are only there.
-_WRAPPERS: dict[str, tuple[str, ...]] = {
-    "env": ("-u", "--unset", "-C", "--chdir"),
-    "timeout": ("-s", "--signal", "-k", "--kill-after"),
-    "nice": ("-n", "--adjustment"),
-    "sudo": ("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"),
-    "doas": ("-u", "-C"),
-    "pkexec": ("--user",),
-    "xargs": ("-n", "-L", "-P", "-s", "-d", "-E", "-I", "-a"),
-    "stdbuf": ("-i", "-o", "-e"),
-    "time": ("-f", "--format", "-o", "--output"),
-    **dict.fromkeys(("nohup", "setsid", "command", "exec", "busybox", "firejail"), ()),
-    # -p, -P, -u: running processes, no program (`ionice -p {{pid}}`)
-    "ionice": ("-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"),
-    "chrt": ("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline", "-p"),
-    "taskset": ("-p", "-cp", "-pc"),
-    # flock's -c is a shell's command: read as the program, it is refused too
-    "flock": ("-w", "--timeout", "-E", "--conflict-exit-code"),
-    "chroot": ("--userspec", "--groups"),
-    "nsenter": ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
-    "unshare": (
-        "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G", "--setgid", "--monotonic",
-        "--boottime", "--propagation", "--setgroups",
-    ),
-    # package runners: the program (a package's) is their first operand
-    "uvx": _UV_ARGUMENT, "uv run": _UV_ARGUMENT, "pipx run": ("--spec", "--python",
-    "--pip-args", "--index-url"), "npx": _NPX_ARGUMENT, "npm exec": _NPX_ARGUMENT,
-    "pnpm dlx": _NPX_ARGUMENT, "yarn dlx": _NPX_ARGUMENT, "bunx": _NPX_ARGUMENT,
-    "pnpm exec": _JS_GLOBAL, "yarn exec": (),
-    "setpriv": (
-        "--ambient-caps", "--inh-caps", "--bounding-set", "--ruid", "--euid", "--rgid", "--egid",
-        "--reuid", "--regid", "--groups", "--securebits", "--pdeathsig", "--selinux-label",
-        "--apparmor-profile", "--landlock-access", "--landlock-rule",
-    ),
-}  # fmt: skip
-
-
-#: Wrappers that clear the environment of the program they run (:attr:`CodeValue.data`
-#: ``argument``): whether they do by default (sudo's ``env_reset``), and the options that
-#: say otherwise (``sudo -E``, not ``--preserve-env=LIST``; ``env -i``, ``env -``).
-_CLEARS = {
-    "sudo": (True, ("-E", "--preserve-env")), "doas": (True, ()), "pkexec": (True, ()),
-    "env": (False, ("-i", "--ignore-environment", "-")), "setpriv": (False, ("--reset-env",)),
-}  # fmt: skip
-
-
-#: The operands a wrapper takes before its program: ``timeout``'s duration, ``chrt``'s
-#: priority, ``taskset``'s mask, ``flock``'s file, ``chroot``'s new root.
-_WRAPPER_OPERANDS = {"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1, "chroot": 1}
-
-
-#: ``env``'s options whose argument is itself a command line (the program it runs).
-_SPLIT = ("-S", "--split-string")
-
-
-#: Programs that run a program named by one of their options, once per file they find: the
-#: word after the option is that program, the words after it its arguments up to a ``;``
-#: word (find's ``+`` after ``{}`` too; fd's run to the end without one). find's
-#: ``-exec``/``-execdir``/``-ok``/``-okdir``, fd's ``-x``/``--exec``/``-X``/``--exec-batch``.
-_EXECUTORS: dict[str, tuple[str, ...]] = {
-    "find": ("-exec", "-execdir", "-ok", "-okdir"),
-    **dict.fromkeys(("fd", "fdfind"), ("-x", "--exec", "-X", "--exec-batch")),
-}
-
-
-#: fd's short options that take a value (``fd --help``): in a cluster (clap's) the rest of
-#: the word is that value, so ``-Hx`` is ``-H -x`` and ``-ex`` is ``-e x``.
-_FD_ARGUMENT = ("-d", "-E", "-e", "-t", "-c", "-j", "-S", "-o", "-x", "-X")

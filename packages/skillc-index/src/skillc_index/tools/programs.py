@@ -11,15 +11,16 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from skillc_index.tools.command import Placeholder
-from skillc_index.tools.interpreters import (
+from skillc_index.tools.interpreters import _INTERPRETERS, _Interpreter
+from skillc_index.tools.wrappers import (
     _CLEARS,
     _EXECUTORS,
     _FD_ARGUMENT,
-    _INTERPRETERS,
+    _INSTALLS,
+    _OPTION_WORDS,
     _SPLIT,
     _WRAPPER_OPERANDS,
     _WRAPPERS,
-    _Interpreter,
     _runner,
 )
 
@@ -125,7 +126,9 @@ def _wrapped_program(
         if name == "env" and literal == "-":  # env's -i
             position += 1
         elif len(head) > 1 and head[0] == "-":
-            position += 2 if literal in takes_argument else 1
+            # `screen -dmS NAME`: the last letter's; `bwrap --bind SRC DEST`: two words
+            words_of = _OPTION_WORDS.get(name, {}).get(literal or "", 0)
+            position += 1 + (words_of or int(_argument_next(literal, takes_argument)))
         elif _ASSIGNMENT.match(head):
             assignments.append(position)
             position += 1
@@ -197,6 +200,9 @@ class _Programs(NamedTuple):
     guessed: dict[int, str]
     """The programs read so after a program the tables do not know, and what they run, each
     with that program (:attr:`CodeValue.after_unknown`, :attr:`CodeValue.unknown`)."""
+    installs: dict[int, str]
+    """The words naming what a package runner installs to run (:data:`_INSTALLS`: ``uvx
+    --from X``, ``npx -p X``), with it as shown."""
 
 
 def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
@@ -210,6 +216,7 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
     environment: dict[int, str] = {}
     cleared: set[int] = set()
     guessed: dict[int, str] = {}
+    installs: dict[int, str] = {}
     unknown, unknown_at = "", 0  # the last program, when the tables do not know it
     for index, word in enumerate(words):
         literal = _literal(word)
@@ -220,7 +227,9 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         runner = _runner(name, map(_literal, words[index + 1 :]))  # lazy: read while needed
         known = name in _WRAPPERS or name in _INTERPRETERS or name in _EXECUTORS or bool(runner)
         # a program that runs no script of its own may run one (`su bob python3 {{x}}`)
+        # (not a wrapper taking code itself too: `npx -c`, `screen -X`)
         runs_one = name in _INTERPRETERS and not _INTERPRETERS[name].script_operand
+        runs_one = runs_one and name not in _WRAPPERS
         if index not in programs:
             if not (unknown and known) or runs_one or literal.startswith("-"):
                 continue
@@ -234,10 +243,11 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         target, clears = len(words), False
         if runs_one and _INTERPRETERS[name].runs_program:  # `watch -x`, `runuser -u bob`
             target = _direct_program(words, index, _INTERPRETERS[name])
-        if name in _WRAPPERS or runner:
+        if name in _WRAPPERS or (runner and runner[1] in _WRAPPERS):
             at, wrapper = (index + runner[0], runner[1]) if runner else (index, name)
             target, assignments, clears = _wrapped_program(words, at, wrapper)
             environment.update(dict.fromkeys(assignments, shown))
+            installs.update(dict.fromkeys(_installed(words, index, target, wrapper), shown))
         targets = [target] if target < len(words) else []
         if name in _EXECUTORS:  # `find . -exec PROGRAM ... ;`
             targets += _executed(words, index, name)
@@ -247,7 +257,24 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
                 cleared.add(target)
             if index in guessed:
                 guessed[target] = guessed[index]
-    return _Programs(programs, environment, cleared, guessed)
+    return _Programs(programs, environment, cleared, guessed, installs)
+
+
+def _installed(
+    words: tuple[tuple[Fragment, ...], ...], index: int, target: int, wrapper: str
+) -> list[int]:
+    """The indexes of the words among the options of the package runner at ``words[index]``
+    (up to its program, ``words[target]``) that name what it installs (:data:`_INSTALLS`):
+    the word after such an option, or one holding it with its value (``--from={{x}}``)."""
+    options = _INSTALLS.get(wrapper, ())
+    found: list[int] = []
+    for position in range(index + 1, min(target, len(words))):
+        head, literal = _head(words[position]), _literal(words[position])
+        if literal in options and position + 1 < len(words):
+            found.append(position + 1)
+        elif literal is None and "=" in head and head.partition("=")[0] in options:
+            found.append(position)
+    return found
 
 
 def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter) -> bool:
