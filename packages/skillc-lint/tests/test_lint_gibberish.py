@@ -3,6 +3,8 @@ each rule triggers on a broken variant and stays silent on its near miss."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -386,6 +388,14 @@ CODE_ROWS = "| value | string | yes | x |\n| n | integer | no | y |\n| loud | bo
         ("watch -x {{value}}", "'{{value}}' is the program 'watch' runs"),
         ("runuser -u bob -- {{value}}", "'{{value}}' is the program 'runuser' runs"),
         ("su bob -- -c {{value}}", "inline code of 'su -c'"),
+        # a git setting that runs a command; a runner, a shell string of a package runner,
+        # the package it installs; GNU parallel's --plus string holding a blank
+        ("git -c core.pager={{value}} log", "inline code of 'git -c'"),
+        ("strace -f -o trace.txt {{value}}", "'{{value}}' is the program 'strace' runs"),
+        ("sg staff -c {{value}}", "'{{value}}' is the code 'sg' runs"),
+        ("npx -c {{value}}", "inline code of 'npx -c'"),
+        ("npx --package {{value}} tool", "'{{value}}' is the program 'npx' runs"),
+        ("parallel --plus sh -c '{/a b/c}' ::: {{value}}", "inline code of 'sh -c'"),
     ],
 )
 def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> None:
@@ -423,6 +433,9 @@ def test_skl820_values_as_code(skill: Writer, command: str, message: str) -> Non
         # a value first, then a dash naming no option: names, dates (empty: E100 at run)
         "docker run --name {{value}}-{{value}} img",
         "printf %s {{value}}-{{n}}.png",
+        "git -c user.name={{value}} commit",  # a name: data
+        "uv --directory {{value}} run tool",  # where, not what
+        "parallel awk '{ print $1 }' ::: {{value}}",  # awk's code, no replacement string
     ],
 )
 def test_skl820_near_misses(skill: Writer, command: str) -> None:
@@ -499,3 +512,36 @@ def test_skl817_a_script_the_skill_does_not_hold(skill: Writer) -> None:
     assert "which the skill does not hold" in found_here[0].message
     lines = (folder / "SKILL.md").read_text().splitlines()
     assert lines[found_here[0].line - 1] == "python3 helper.py {{value}}"
+
+
+def test_skl820_refuses_a_git_setting_a_runner_and_a_package_from_the_console_script(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """The installed ``skillc-lint`` reports a value in a git setting that runs a command, in
+    the program a tracer runs, in npx's shell string and in the package it installs; a name
+    set with ``git -c user.name`` is data."""
+    tools = [
+        tool_md(name=f"t{i}", rows=CODE_ROWS, command=command)
+        for i, command in enumerate(
+            (
+                "git -c core.pager={{value}} log",
+                "strace -f {{value}}",
+                "npx -c {{value}}",
+                "npx --package {{value}} tool",
+                "git -c user.name={{value}} commit",
+            )
+        )
+    ]
+    folder = gibberish(skill, *tools)
+    proc = lint(str(folder), "--profile", "gibberish", "--format", "json", script=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    found = [d for d in json.loads(proc.stdout)["diagnostics"] if d["rule"] == "SKL820"]
+    assert sorted(d["message"].split(":")[0] for d in found) == sorted(
+        [
+            "'{{value}}' is in the inline code of 'git -c'",
+            "'{{value}}' is the program 'strace' runs",
+            "'{{value}}' is in the inline code of 'npx -c'",
+            "'{{value}}' is the program 'npx' runs",
+        ]
+    )
