@@ -688,6 +688,8 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("git -c user.name={{v}} -c User.Email={{w}} commit", []),
         ("git -c color.diff.meta={{v}} log", []),
         ("git log -c {{v}}", []),  # log's -c (a diff format): after the subcommand
+        ("git --exec-path={{v}} log", [("v", "inline", "git --exec-path")]),  # git-log there
+        ("git -C {{v}} log", []),  # a directory: where, not what
         ("npm run git -c core.pager={{v}}", []),  # a word after a program skc does not know
         # runners, tracers, sandboxes and sessions that run their operand, read past their
         # options (clustered, `-dmS NAME`; bwrap's of two and three words)
@@ -699,6 +701,10 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("entr -s {{v}}", [("v", "program", "entr")]),
         ("screen -dmS name {{v}}", [("v", "program", "screen")]),
         ("screen -S s -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("screen -s {{v}}", [("v", "program", "screen")]),  # the shell it runs
+        ("screen -c {{v}}", [("v", "inline", "screen -c")]),  # a screenrc's commands run
+        ("screen -L {{v}}", [("v", "program", "screen")]),  # -L: logging, no argument
+        ("tmux -f {{v}} new", [("v", "inline", "tmux -f")]),
         ("bwrap --ro-bind / / --overlay a b c --chdir / {{v}}", [("v", "program", "bwrap")]),
         ("bwrap --ro-bind / / python3 {{v}}", [("v", "code", "python3")]),
         ("gdb --args {{v}}", [("v", "program", "gdb")]),

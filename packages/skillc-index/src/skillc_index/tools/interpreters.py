@@ -312,7 +312,7 @@ _DENO_ARGUMENT = (
 
 
 #: git's options before its subcommand that take the next word (``git --help``)
-_GIT_ARGUMENT = ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--list-cmds")
+_GIT_ARGUMENT = ("-C", "--git-dir", "--work-tree", "--namespace")
 
 #: The keys of ``git -c KEY=VALUE`` whose value is data (lowercase; ``.`` at the end: a
 #: section): a name, a colour, a format, a switch of git's own; any other key is code.
@@ -343,7 +343,7 @@ _GDB_ARGUMENT = tuple(
 _GDB_ARGS = ("--args", "-args")
 
 #: screen's options that take the next word (``screen -h``; ``-dmS NAME``: the last letter)
-_SCREEN_ARGUMENT = ("-c", "-e", "-h", "-p", "-S", "-T", "-t", "-s", "-L", "-Logfile")
+_SCREEN_ARGUMENT = ("-c", "-e", "-h", "-p", "-S", "-T", "-t", "-s", "-Logfile")
 
 #: tmux's options before its command that take the next word (its -c's is a shell's command)
 _TMUX_GLOBAL = ("-L", "-S", "-f", "-T")
@@ -438,16 +438,26 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # core.sshCommand, core.fsmonitor, core.hooksPath, alias.*, diff.external,
     # credential.helper, gpg.program, protocol.*.allow, include.path...): code, unless
     # _GIT_DATA names the key
+    # --exec-path=DIR: where git finds the programs of its subcommands (alone, the next word
+    # is the subcommand, here read as code too: it names which one runs)
     "git": _Interpreter(
-        ("-c",), _GIT_ARGUMENT, script_operand=False, data="environment", data_settings=_GIT_DATA
+        ("-c", "--exec-path"),
+        _GIT_ARGUMENT,
+        script_operand=False,
+        data="environment",
+        data_settings=_GIT_DATA,
     ),
     # sg GROUP [-c] CMD: its shell (/bin/sh -c) runs CMD
     "sg": _Interpreter(script_operand=False, shell_operands=1, data="environment"),
     # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it)
     "gdb": _Interpreter(_GDB_CODE, _GDB_ARGUMENT, script_operand=False, runs_program=_GDB_ARGS),
-    # screen's -X sends a command to a session (`stuff TEXT` types it), tmux's -c runs one
-    "screen": _Interpreter(("-X",), _SCREEN_ARGUMENT, script_operand=False, joined=("-X",)),
-    "tmux": _Interpreter(("-c",), _TMUX_GLOBAL, script_operand=False),
+    # screen's -X sends a command to a session (`stuff TEXT` types it), its -c and tmux's -f
+    # name a configuration file (whose commands run), tmux's -c runs a command; screen -s
+    # names the shell it runs
+    "screen": _Interpreter(
+        ("-X", "-c"), _SCREEN_ARGUMENT, script_operand=False, joined=("-X",), shell_option=("-s",)
+    ),
+    "tmux": _Interpreter(("-c", "-f"), _TMUX_GLOBAL, script_operand=False),
     # package runners' subcommands (wrappers' _RUNNERS): npm exec's -c/--call is a command
     # line (npm run's), pnpm's -c/--shell-mode makes its operands one, yarn exec's always
     # are (yarn 1 joins them), as are the keys tmux send-keys types
