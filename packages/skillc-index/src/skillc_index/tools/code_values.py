@@ -31,6 +31,7 @@ from skillc_index.tools.programs import (
     _LETTER,
     _SHORT,
     _argument_next,
+    _following,
     _given,
     _head,
     _literal,
@@ -475,7 +476,7 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # ssh, watch, su, runuser and script only as a program (`npm run watch {{x}}`)
         # a package runner's subcommand taking code (`npm exec -c`, `tmux send-keys`)
         key, at, shown = name, index, literal.rsplit("/", 1)[-1]
-        runner = _runner(name, map(_literal, words[index + 1 :])) if index in programs else None
+        runner = _runner(name, _following(words, index)) if index in programs else None
         if runner and runner[1] in _INTERPRETERS:
             key, at, shown = runner[1], index + runner[0], runner[1]
         if key in _INTERPRETERS and (index >= options_end or index in programs):
