@@ -371,15 +371,16 @@ class CannotWrite(InvalidOption):
 
 
 class InstalledPluginCopy(InvalidOption):
-    """E100: a write skillc would make into Claude Code's copy of an installed plugin (its
-    plugins folder: :func:`~skillc_index.inventory.plugins.check_not_plugin_copy`), which the
-    plugin's next update replaces; ``path`` as shown."""
+    """E100: a write skillc would make into Claude Code's or Codex's (``agent``) copy of an
+    installed plugin (its plugins folder:
+    :func:`~skillc_index.inventory.plugins.check_not_plugin_copy`), which the plugin's next
+    update replaces; ``path`` as shown."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, agent: str = "Claude Code") -> None:
         from skillc_index.text import nul_shown
 
         super().__init__(
-            f"{nul_shown(path)} is an installed Claude Code plugin's copy, which the "
+            f"{nul_shown(path)} is an installed {agent} plugin's copy, which the "
             "plugin's next update replaces: skillc does not write there",
             "make the change in the plugin's own source (its repository), then update it",
         )

@@ -218,6 +218,17 @@ def _load_toml(path: Path) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+def read_toml(path: Path) -> dict[str, Any] | None:
+    """Another program's TOML file (Codex's ``config.toml``), read as a config is
+    (:func:`_load_toml`: within :data:`MAX_CONFIG_BYTES`, its keys bounded); None when it is
+    not there, cannot be read, is too large, too deep or no valid TOML: it then sets
+    nothing."""
+    try:
+        return _load_toml(path)
+    except (OSError, ValueError, _TooLarge, _KeyTooLong, RecursionError):
+        return None  # UnicodeDecodeError and tomllib's TOMLDecodeError are ValueErrors
+
+
 #: The file name whose ``[tool.skillc]`` table is a config (the rest is other tools').
 PYPROJECT = "pyproject.toml"
 

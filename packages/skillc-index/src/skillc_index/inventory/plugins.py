@@ -1,29 +1,44 @@
-"""The installed Claude Code plugins whose skills Claude Code loads (the inventory's folders
-of kind ``plugin``, :mod:`.folders`' list, 4): the install records
+"""The installed plugins whose skills their agent loads (the inventory's folders of kind
+``plugin``, :mod:`.folders`' list, 4): Claude Code's (the install records
 (:data:`PLUGIN_RECORDS`), the settings that turn a plugin on (:func:`plugins_turned_on`),
 the marketplaces Claude Code knows (:data:`KNOWN_MARKETPLACES`) and each plugin's manifest
-(:data:`PLUGIN_MANIFEST`). Standard library only.
+(:data:`PLUGIN_MANIFEST`)), then Codex's (:func:`codex_plugin_folders`: its plugin cache
+and its ``config.toml``). Standard library only (TOML through
+:func:`~skillc_index.config.read_toml`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index.inventory.folders import NESTED_AGENT, Root, claude_home, project_base
+from skillc_index.inventory.folders import (
+    NESTED_AGENT,
+    PARENT_AGENT,
+    Root,
+    claude_home,
+    codex_home,
+    project_base,
+)
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout, Scope
 
 __all__ = [
+    "CODEX_PLUGIN_CACHE",
+    "CODEX_PLUGIN_MANIFESTS",
     "KNOWN_MARKETPLACES",
+    "MAX_CODEX_PLUGINS",
     "MAX_PLUGIN_MANIFEST_BYTES",
     "MAX_PLUGIN_RECORDS_BYTES",
     "MAX_SETTINGS_BYTES",
     "PLUGIN_MANIFEST",
     "PLUGIN_RECORDS",
     "check_not_plugin_copy",
+    "codex_plugin_folders",
+    "codex_plugins_on",
     "in_plugins_folder",
     "known_marketplaces",
     "manifest_problem",
@@ -49,6 +64,14 @@ MAX_PLUGIN_MANIFEST_BYTES = 1 << 20
 
 
 def plugin_folders(layout: Layout, *, every: bool = False) -> tuple[Root, ...]:
+    """The ``skills`` folders of the installed plugins their agent loads, as roots of kind
+    ``plugin``: Claude Code's (:func:`claude_plugin_folders`; with ``every``, each installed
+    one, loaded or not), then Codex's (:func:`codex_plugin_folders`, those Codex loads: a
+    Claude Code transcript never names them)."""
+    return (*claude_plugin_folders(layout, every=every), *codex_plugin_folders(layout))
+
+
+def claude_plugin_folders(layout: Layout, *, every: bool = False) -> tuple[Root, ...]:
     """The ``skills`` folder of each installed Claude Code plugin that Claude Code loads and
     that has one, each once, as roots of kind ``plugin`` (the ``claude`` agent's).
 
@@ -158,24 +181,38 @@ def known_marketplaces(layout: Layout) -> frozenset[str] | None:
 def in_plugins_folder(path: str, layout: Layout) -> bool:
     """Whether the real path ``path`` is in Claude Code's plugins folder (``plugins`` of
     :func:`claude_home`, beside :data:`PLUGIN_RECORDS`: where it installs every plugin,
-    ``cache/`` and, before, ``marketplaces/``), as written or as it really leads: a test of a
-    few system calls, where :func:`plugin_folders` reads the records and the settings (about
-    0.4 ms with a few plugins)."""
+    ``cache/`` and, before, ``marketplaces/``) or Codex's (``plugins`` of :func:`codex_home`,
+    its :data:`CODEX_PLUGIN_CACHE` and marketplaces), as written or as it really leads: a
+    test of a few system calls, where :func:`plugin_folders` reads the records and the
+    settings (about 0.4 ms with a few plugins)."""
+    return _plugins_agent(path, layout) is not None
+
+
+def _plugins_agent(path: str, layout: Layout) -> str | None:
+    """The agent (``Claude Code``, ``Codex``) whose plugins folder holds the real path
+    ``path`` (:func:`in_plugins_folder`); None for a path of neither."""
     from skillc_index.files import inside
 
-    folder = (claude_home(layout) / PLUGIN_RECORDS).parent
-    return inside(path, str(folder)) or inside(path, os.path.realpath(folder))
+    for agent, folder in (
+        ("Claude Code", (claude_home(layout) / PLUGIN_RECORDS).parent),
+        ("Codex", codex_home(layout) / "plugins"),
+    ):
+        if inside(path, str(folder)) or inside(path, os.path.realpath(folder)):
+            return agent
+    return None
 
 
 def check_not_plugin_copy(path: Path | str, layout: Layout) -> None:
     """E100 (:class:`~skillc_index.command_errors.InstalledPluginCopy`) when ``path`` really
-    (symlinks followed) is in Claude Code's plugins folder (:func:`in_plugins_folder`): its
-    copy of an installed plugin, which the next update replaces. No skillc write lands there
-    (``lint --fix``, ``eval``'s trigger cases: :func:`~.folders.check_write_place`)."""
-    if in_plugins_folder(os.path.realpath(path), layout):
+    (symlinks followed) is in Claude Code's or Codex's plugins folder
+    (:func:`in_plugins_folder`): its copy of an installed plugin, which the next update
+    replaces. No skillc write lands there (``lint --fix``, ``eval``'s trigger cases:
+    :func:`~.folders.check_write_place`)."""
+    agent = _plugins_agent(os.path.realpath(path), layout)
+    if agent is not None:
         from skillc_index.command_errors import InstalledPluginCopy
 
-        raise InstalledPluginCopy(layout.display(Path(path)))
+        raise InstalledPluginCopy(layout.display(Path(path)), agent)
 
 
 def plugin_version_parts(folder: str) -> tuple[str, str] | None:
@@ -253,3 +290,163 @@ def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
             if isinstance(record, dict):
                 records.append((str(key), record))
     return records
+
+
+# -- Codex's plugins -----------------------------------------------------------------------
+
+#: Codex's plugin cache, relative to its home (:func:`codex_home`):
+#: ``<marketplace>/<plugin>/<version>/``, one folder per installed version.
+CODEX_PLUGIN_CACHE = "plugins/cache"
+#: A Codex plugin's manifest, relative to its folder, in the order Codex looks (the first
+#: that is a file is the manifest: a bad one is not passed over for the next).
+CODEX_PLUGIN_MANIFESTS = (".codex-plugin/plugin.json", ".claude-plugin/plugin.json")
+#: The most ``[plugins]`` entries of Codex's config read, and of version folders of a
+#: plugin looked at (real ones: a few of each).
+MAX_CODEX_PLUGINS = 256
+
+#: A plugin id's parts, as Codex validates them (``PluginId::parse``): ASCII letters,
+#: digits, ``_`` and ``-`` (a plugin's name may hold dots between them).
+_MARKET = re.compile(r"[A-Za-z0-9_-]+")
+_PLUGIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
+#: A version folder Codex takes (``validate_plugin_version_segment``).
+_VERSION = re.compile(r"[A-Za-z0-9_.+-]+")
+#: A namespace skillc can name skills with (``plugin:skill``, read back by
+#: :func:`~.resolve.plugin_parts`): no ``:``, ``@``, path separator or blank.
+_NAMESPACE = re.compile(r"[^\s:@/\\]{1,128}")
+
+
+def codex_plugins_on(config: dict[str, Any]) -> bool:
+    """Whether Codex's user ``config.toml`` (parsed) leaves its plugins on: its ``plugins``
+    feature (``[features] plugins``, else the selected ``profile``'s ``[profiles.<name>.
+    features]``, which wins) is on unless set ``false`` (a stable feature, on by default
+    since Codex made it one; openai/codex ``features``: ``Feature::Plugins``)."""
+    on = True
+    for table in (config, _profile(config)):
+        features = table.get("features") if isinstance(table, dict) else None
+        value = features.get("plugins") if isinstance(features, dict) else None
+        if isinstance(value, bool):
+            on = value
+    return on
+
+
+def _profile(config: dict[str, Any]) -> object:
+    """The profile table ``config``'s ``profile`` selects, else None."""
+    name, profiles = config.get("profile"), config.get("profiles")
+    return profiles.get(name) if isinstance(name, str) and isinstance(profiles, dict) else None
+
+
+def codex_plugin_folders(layout: Layout) -> tuple[Root, ...]:
+    """The skills folders of each Codex plugin Codex loads, as roots of kind ``plugin`` of
+    the ``codex`` agent, scope ``global`` (openai/codex ``core/src/plugins``: ``PluginStore``,
+    ``load_plugin``).
+
+    Codex installs a plugin ``name@marketplace`` into
+    ``$CODEX_HOME/plugins/cache/<marketplace>/<name>/<version>`` (:data:`CODEX_PLUGIN_CACHE`;
+    the ``local`` version when there is one, else the highest version folder by name: a
+    link is no version folder) and loads it when the user's ``config.toml`` of
+    :func:`codex_home` (never a project's) has ``[plugins."name@marketplace"] enabled =
+    true`` and its plugins are on (:func:`codex_plugins_on`). Its skills are the entries of
+    ``skills/`` and of the folder its manifest's ``"skills"`` names (``./<folder>``, one
+    level below the plugin's folder; a deeper one is not read), named
+    ``<manifest name>:<skill>`` (Codex's namespace: the manifest's ``name``, or the
+    version folder's name when it is blank). A folder that leads out of the plugin (a
+    link) is not read. A plugin without a valid manifest (:data:`CODEX_PLUGIN_MANIFESTS`,
+    a JSON object of at most :data:`MAX_PLUGIN_MANIFEST_BYTES`), which Codex fails to load,
+    is there with :attr:`Root.unloaded`. A missing, unreadable or invalid config is no
+    plugins; at most :data:`MAX_CODEX_PLUGINS` entries are read, in Codex's order (by id).
+    """
+    from skillc_index.files import is_folder
+
+    home = codex_home(layout)
+    cache = home / CODEX_PLUGIN_CACHE
+    if not is_folder(cache):  # the common case: no TOML is read
+        return ()
+    from skillc_index.config import read_toml
+
+    config = read_toml(home / "config.toml")
+    entries = config.get("plugins") if config is not None else None
+    if not isinstance(entries, dict) or not codex_plugins_on(config or {}):
+        return ()
+    found: list[Root] = []
+    for key in sorted(entries)[:MAX_CODEX_PLUGINS]:
+        value = entries[key]
+        if not isinstance(value, dict) or value.get("enabled") is not True:
+            continue
+        name, at, market = key.rpartition("@")
+        if not at or not _PLUGIN.fullmatch(name) or not _MARKET.fullmatch(market):
+            continue
+        version = _codex_version(cache / market / name)
+        if version is not None:
+            found += _codex_roots(cache / market / name / version, key, name, market)
+    return tuple(found)
+
+
+def _codex_version(plugin: Path) -> str | None:
+    """The version folder of ``plugin`` Codex loads (``active_plugin_version``): ``local``
+    when there is one, else the last by name; None when there is none."""
+    versions: list[str] = []
+    try:
+        with os.scandir(plugin) as listing:
+            for number, entry in enumerate(listing):
+                if number >= MAX_CODEX_PLUGINS:
+                    break
+                if entry.is_dir(follow_symlinks=False) and _VERSION.fullmatch(entry.name):
+                    versions.append(entry.name)
+    except OSError:
+        return None
+    versions = [v for v in versions if v not in (".", "..")]
+    if not versions:
+        return None
+    return "local" if "local" in versions else max(versions)
+
+
+def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
+    """The roots of the Codex plugin ``key`` installed in ``base`` (its version folder)."""
+    manifest, problem = _codex_manifest(base)
+    namespace = name
+    if manifest is not None:
+        declared = manifest.get("name", "")
+        namespace = declared if isinstance(declared, str) and declared.strip() else base.name
+        if not _NAMESPACE.fullmatch(namespace):
+            problem = f"its manifest's name {namespace[:80]!r} names no skill skillc can read"
+            namespace = name
+    folders = [base / "skills"]
+    declared_skills = manifest.get("skills") if manifest is not None else None
+    if isinstance(declared_skills, str) and declared_skills.startswith("./"):
+        part = declared_skills[2:].rstrip("/")  # Codex takes a "./" path in the plugin
+        if _VERSION.fullmatch(part) and part not in (".", ".."):
+            folders.append(base / part)
+    real_base = os.path.realpath(base).rstrip(os.sep) + os.sep
+    roots: list[Root] = []
+    for folder in dict.fromkeys(folders):
+        if not os.path.realpath(folder).startswith(real_base):
+            continue  # a skills folder that is a link out of the plugin
+        root = Root(folder, "plugin", "global", PARENT_AGENT, namespace, market)
+        if problem is not None:
+            root = root._replace(unloaded=f"the plugin {key}, which Codex fails to load: {problem}")
+            roots.append(root)
+            break
+        roots.append(root)
+    return roots
+
+
+def _codex_manifest(base: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The manifest of the Codex plugin in ``base`` (the first of
+    :data:`CODEX_PLUGIN_MANIFESTS` that is a file), or why there is none Codex takes."""
+    from skillc_index.bounded_json import read_json_bounded
+    from skillc_index.files import is_file
+
+    for relative in CODEX_PLUGIN_MANIFESTS:
+        path = base / relative
+        if not is_file(path):
+            continue
+        try:
+            data = read_json_bounded(path, max_bytes=MAX_PLUGIN_MANIFEST_BYTES)
+        except OSError as exc:
+            return None, f"its {relative} cannot be read ({exc.strerror or exc})"
+        except ValueError as exc:
+            return None, f"its {relative} is not valid JSON ({exc})"
+        if not isinstance(data, dict) or not isinstance(data.get("name", ""), str):
+            return None, f"its {relative} is not a plugin manifest (a JSON object)"
+        return data, None
+    return None, f"it has no {CODEX_PLUGIN_MANIFESTS[0]}"
