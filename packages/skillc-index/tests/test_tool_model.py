@@ -497,7 +497,11 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("ionice ssh host {{v}}", [("v", "code", "ssh")]),
         ("ionice -c3 watch {{v}}", [("v", "code", "watch")]),
         ("flock -w 5 /tmp/l {{v}}", [("v", "program", "flock")]),
-        ("flock /tmp/l -c {{v}}", [("v", "program", "flock")]),  # its -c: sh -c
+        # flock FILE -c CMD: no program, a shell's command string
+        ("flock /tmp/l -c {{v}}", [("v", "inline", "flock -c")]),
+        ("flock -w 5 /tmp/l --command {{v}}", [("v", "inline", "flock --command")]),
+        ("flock /tmp/l python3 -c {{v}}", [("v", "inline", "python3 -c")]),
+        ("flock /tmp/l echo -c {{v}}", []),  # echo's -c: the program's argument
         ("taskset -c 0 {{v}}", [("v", "program", "taskset")]),
         ("chrt -f 10 {{v}}", [("v", "program", "chrt")]),
         ("nsenter -t 1 -m {{v}}", [("v", "program", "nsenter")]),
@@ -691,6 +695,34 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("git --exec-path={{v}} log", [("v", "inline", "git --exec-path")]),  # git-log there
         ("git -C {{v}} log", []),  # a directory: where, not what
         ("npm run git -c core.pager={{v}}", []),  # a word after a program skc does not know
+        # --git-dir names the repository whose config and hooks run; the subcommand, the
+        # program git runs (git-NAME, an alias); a revision, --work-tree's files, a file
+        # git log --output writes: data
+        ("git --git-dir={{v}} log", [("v", "inline", "git --git-dir")]),
+        ("git --git-dir {{v}} status", [("v", "inline", "git --git-dir")]),
+        ("git {{v}}", [("v", "program", "git")]),
+        ("git -C d -c user.name=x --no-pager {{v}} HEAD", [("v", "program", "git")]),
+        ("git log {{v}}", []),
+        ("git help {{v}}", []),
+        ("git --work-tree={{v}} status", []),
+        ("git log --output={{v}}", []),
+        # ssh -o KEY=VALUE (or KEY VALUE): per key as git -c; a name, a number: data
+        ("ssh -o ProxyCommand={{v}} h true", [("v", "inline", "ssh -o")]),
+        ("ssh -oLocalCommand={{v}} -o PermitLocalCommand=yes h", [("v", "inline", "ssh -o")]),
+        ("ssh -o 'KnownHostsCommand {{v}}' h", [("v", "inline", "ssh -o")]),
+        ("ssh -o RemoteCommand={{v}} h", [("v", "inline", "ssh -o")]),
+        ("ssh -o PKCS11Provider={{v}} h", [("v", "inline", "ssh -o")]),
+        ("ssh -o {{k}}=1 h", [("k", "inline", "ssh -o")]),
+        ("ssh -o User={{v}} -o 'port {{p}}' -oConnectTimeout={{t}} h true", []),
+        ("ssh -o User={{v}} h {{c}}", [("c", "code", "ssh")]),  # the remote's command
+        # gdb's one-dash long options (getopt_long_only): -nx is no -n -x cluster
+        ("gdb -nx --args {{v}}", [("v", "program", "gdb")]),
+        ("gdb -nx -batch -x {{v}} ./a.out", [("v", "inline", "gdb -x")]),
+        ("gdb -nx ./a.out {{v}}", []),  # a core file or a pid
+        # bwrap --setenv NAME VALUE: the program's environment, as env NAME=VALUE
+        ("bwrap --setenv X {{v}} sh", [("v", "environment", "bwrap X")]),
+        ("bwrap --setenv {{k}} 1 --ro-bind / / sh", [("k", "environment", "bwrap {{k}}")]),
+        ("bwrap --setenv X 1 {{v}}", [("v", "program", "bwrap")]),
         # runners, tracers, sandboxes and sessions that run their operand, read past their
         # options (clustered, `-dmS NAME`; bwrap's of two and three words)
         ("strace -f -o out {{v}}", [("v", "program", "strace")]),

@@ -62,7 +62,7 @@ class CodeValue(NamedTuple):
     where: str
     """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
     and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
-    data: Literal["either", "argument", "environment", "input"] = "either"
+    data: Literal["either", "argument", "environment", "input", "keys"] = "either"
     """For ``inline`` and ``code``, how that code can be given the value as data instead:
     ``either``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
     in its environment; ``argument``, as an argument only (a login shell, ``sudo``, ``doas``,
@@ -70,7 +70,8 @@ class CodeValue(NamedTuple):
     ``sudo -u bob sh -c``); ``environment``, in its environment only (``watch CMD...``,
     ``script -c CMD``: a shell of this machine parses one command line joined of them, no
     argument stays one); ``input``, on its standard input only (``ssh host CMD...``: the
-    remote's shell parses the line, and no variable of this side reaches it)."""
+    remote's shell parses the line, and no variable of this side reaches it); ``keys``, in
+    none (``tmux send-keys``: typed into a pane's shell, which started elsewhere)."""
     after_unknown: bool = False
     """Found in what a word after a program the tables do not know runs, that word read as a
     program because it names one they know (``uv run python3 {{x}}``, ``codex exec {{x}}``):
@@ -138,7 +139,7 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
                 return option, True
         elif len(option) == 2 and option[0] == "-":
             if literal is not None and _CLUSTER.match(head):
-                if head[-1] == option[1]:
+                if head[-1] == option[1] and not spec.long_only:  # gdb's -nx: no cluster
                     return head, False
             elif head.startswith(option) and (literal is None or len(head) > 2):
                 return option, True
@@ -243,6 +244,10 @@ def _interpreter_values(
         if spec.shell_arguments and literal == "-":  # `su - bob`: su's option (a login)
             is_option = True
         if not is_option and fold not in spec.code:
+            if operands < spec.code_after:  # `flock FILE -c CMD`: its code options after it
+                operands += 1
+                position += 1
+                continue
             if not spec.permute:
                 break
             operands += 1
@@ -290,7 +295,8 @@ def _interpreter_values(
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
         elif fold in spec.takes_argument or (
-            not spec.parameters and _argument_next(literal, spec.takes_argument)
+            not spec.parameters
+            and _argument_next(literal, spec.takes_argument, clusters=not spec.long_only)
         ):
             position += 1
         position += 1
@@ -304,7 +310,8 @@ def _interpreter_values(
         return found + shells[0], end, None, None, preloads
     script = None
     if at_program and shell and spec.shell_operands is not None:
-        data = "input" if spec.remote else "environment"  # no argument stays one
+        # no argument stays one; `tmux send-keys`: no variable either
+        data = "input" if spec.remote else "keys" if spec.typed else "environment"
         line = words[position + spec.shell_operands :]  # one command line, a shell's
         end = _shell_end(spec, words[index + 1 : position], line)
         for operand in line[:end]:
@@ -320,10 +327,16 @@ def _interpreter_values(
             if spec.operand_command and not by_file:  # `powershell x.ps1 {{x}}`: one line
                 for word in words[position + 1 :]:
                     found += _values(word, "code", shown)
+        elif at_program and spec.subcommand_program:  # `git {{x}}`: git-VALUE, an alias
+            found += _values(operand, "program", shown)
     if at_program and spec.magic_open and not in_place:
         opened = (position if code_seen else position + 1, opens or "")
         return found, position, script, opened, preloads
     return found, position, script, None, preloads
+
+
+#: A setting of an ssh config line: its key, then a blank or ``=`` (blanks around it).
+_SETTING = re.compile(r"\s*([A-Za-z0-9]+)(?:\s*=|\s)")
 
 
 def _data_setting(spec: _Interpreter, word: tuple[Fragment, ...], option: str) -> bool:
@@ -332,7 +345,11 @@ def _data_setting(spec: _Interpreter, word: tuple[Fragment, ...], option: str) -
     (:attr:`_Interpreter.data_settings`: ``git -c user.name={{x}}``); not when a value is in
     the key (``git -c {{x}}``, ``git -c core.{{x}}=1``)."""
     head = _head(word)[len(option) :].removeprefix("=") if option else _head(word)
-    key, equals, _ = head.partition("=")
+    if spec.settings_blank:  # `ssh -o 'User bob'`, `-o ' Port = 22'`: ssh's config line
+        found = _SETTING.match(head)
+        key, equals = (found.group(1), "=") if found else ("", "")
+    else:
+        key, equals, _ = head.partition("=")
     if not spec.data_settings or not equals:
         return False
     key = key.lower()
@@ -454,14 +471,12 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
         literal = _literal(word)
-        head = _head(word)
         if opened is not None and index >= opened[0]:
             found += _values(word, "open", opened[1])
         if index in installs:  # `uvx --from {{x}}`: it chooses what runs
             found += _values(word, "program", installs[index])
-        if index in environment:
-            where = f"{environment[index]} {head.partition('=')[0]}"
-            found += _values(word, "environment", where)
+        if index in environment:  # `env NAME={{x}}`, `bwrap --setenv NAME {{x}}`
+            found += _values(word, "environment", environment[index])
         elif index:
             found += _option_values(word)
         if literal is None:

@@ -72,7 +72,20 @@ class _Interpreter(NamedTuple):
     -c CMD``; ``su bob FILE``: the script it runs)."""
     data: Literal["either", "environment"] = "either"
     """How the code of its code options can be given a value as data (:attr:`CodeValue.
-    data`); its command line (:attr:`shell_operands`), in the environment only."""
+    data`); its command line (:attr:`shell_operands`), in the environment only (but see
+    :attr:`remote`, :attr:`typed`)."""
+    typed: bool = False
+    """Its command line is typed as keys into a shell it did not start (``tmux send-keys``:
+    a pane's): no argument nor variable of this side reaches that shell."""
+    subcommand_program: bool = False
+    """Its first operand names the program it runs (git's subcommand: ``git-NAME`` on its
+    exec path, or an alias, which may be a shell's command): a value there is its program."""
+    code_after: int = 0
+    """Its code options come after this many operands, right after them (``flock FILE -c
+    CMD``: no program then, a shell runs CMD; ``flock FILE PROG...``: PROG runs)."""
+    long_only: bool = False
+    """It reads its options by getopt_long_only (gdb's): a word ``-name`` is one option
+    (``-nx``, ``-batch``), never a cluster of letters (``-nx`` is not ``-n -x``)."""
     login: tuple[str, ...] = ()
     """Options that start a login shell (``su -l``, ``su -``): it clears the environment."""
     shell_option: tuple[str, ...] = ()
@@ -87,10 +100,14 @@ class _Interpreter(NamedTuple):
     parameter (pwsh's is ``-File``), joined into one command line: the words after the first
     are code too (``powershell x.ps1 {{x}}`` runs ``x.ps1 VALUE``, a value ``; cmd`` runs)."""
     data_settings: tuple[str, ...] = ()
-    """For code options whose argument is a ``KEY=VALUE`` setting (``git -c``): the keys whose
-    value is data (``user.name``; ending in ``.``, a whole section: ``color.``), lowercase. A
-    setting of any other key is code, as is one whose key holds a value (``git -c {{x}}``):
-    many run a command (``core.pager``, ``alias.x=!cmd``, ``credential.helper``)."""
+    """For code options whose argument is a ``KEY=VALUE`` setting (``git -c``, ``ssh -o``):
+    the keys whose value is data (``user.name``; ending in ``.``, a whole section:
+    ``color.``), lowercase. A setting of any other key is code, as is one whose key holds a
+    value (``git -c {{x}}``): many run a command (``core.pager``, ``alias.x=!cmd``,
+    ``credential.helper``; ssh's ``ProxyCommand``, ``LocalCommand``, ``KnownHostsCommand``,
+    ``RemoteCommand``, a library's ``PKCS11Provider``)."""
+    settings_blank: bool = False
+    """Its settings' key may end at a blank too (``ssh -o 'User bob'``: ssh's config line)."""
     long_options: tuple[str, ...] = ()
     """Every long option it knows, when it reads one by getopt_long (julia's): a word
     ``--name`` that is no option's whole name but begins exactly one (``--thr 4``) is that
@@ -236,6 +253,26 @@ _SSH_ARGUMENT = (
     "-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-p",
     "-Q", "-R", "-S", "-W", "-w",
 )  # fmt: skip
+
+
+#: The keys of ``ssh -o KEY=VALUE`` whose value is data (lowercase: ssh ignores the case):
+#: a name, a number, a switch, a file it reads; any other is code (:attr:`_Interpreter.
+#: data_settings`: ``ProxyCommand``, ``LocalCommand``, ``KnownHostsCommand``,
+#: ``RemoteCommand``, ``PKCS11Provider``, ``Include``... and any it may learn).
+_SSH_DATA = (
+    "user", "port", "hostname", "hostkeyalias", "connecttimeout", "connectionattempts",
+    "serveraliveinterval", "serveralivecountmax", "tcpkeepalive", "batchmode", "loglevel",
+    "compression", "stricthostkeychecking", "userknownhostsfile", "globalknownhostsfile",
+    "identityfile", "identitiesonly", "requesttty", "addressfamily", "checkhostip",
+    "visualhostkey", "numberofpasswordprompts", "passwordauthentication",
+    "pubkeyauthentication", "kbdinteractiveauthentication", "preferredauthentications",
+    "exitonforwardfailure", "hashknownhosts", "updatehostkeys", "ciphers", "macs",
+    "kexalgorithms", "hostkeyalgorithms", "escapechar", "controlpersist",
+)  # fmt: skip
+
+
+#: flock's options before its file that take the next word (its -c comes after the file)
+_FLOCK_ARGUMENT = ("-w", "--timeout", "--wait", "-E", "--conflict-exit-code")
 
 
 #: su's, runuser's and script's options taking an argument (their -c is code)
@@ -413,6 +450,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         shell_operands=1,
         data="environment",
         remote=True,
+        data_settings=_SSH_DATA,
+        settings_blank=True,
     ),
     "watch": _WATCH,
     # GNU parallel runs its command by a shell, the arguments after ::: quoted (still the
@@ -439,18 +478,32 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # credential.helper, gpg.program, protocol.*.allow, include.path...): code, unless
     # _GIT_DATA names the key
     # --exec-path=DIR: where git finds the programs of its subcommands (alone, the next word
-    # is the subcommand, here read as code too: it names which one runs)
+    # is the subcommand, here read as code too: it names which one runs); --git-dir=DIR the
+    # repository whose config and hooks run (--work-tree's files and -C's directory: where,
+    # not what); its subcommand, the program it runs (git-NAME, an alias: `!cmd`)
     "git": _Interpreter(
-        ("-c", "--exec-path"),
+        ("-c", "--exec-path", "--git-dir"),
         _GIT_ARGUMENT,
         script_operand=False,
         data="environment",
         data_settings=_GIT_DATA,
+        subcommand_program=True,
     ),
-    # sg GROUP [-c] CMD: its shell (/bin/sh -c) runs CMD
-    "sg": _Interpreter(script_operand=False, shell_operands=1, data="environment"),
+    # sg GROUP [-c] CMD: /bin/sh -c runs CMD, one string, no argument after it (the
+    # environment is kept, even by `sg -`)
+    "sg": _Interpreter(script_operand=False, shell_operands=1),
     # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it)
-    "gdb": _Interpreter(_GDB_CODE, _GDB_ARGUMENT, script_operand=False, runs_program=_GDB_ARGS),
+    "gdb": _Interpreter(
+        _GDB_CODE, _GDB_ARGUMENT, script_operand=False, runs_program=_GDB_ARGS, long_only=True
+    ),
+    # flock FILE -c CMD: its shell ($SHELL or /bin/sh -c) runs CMD, no argument after it
+    "flock": _Interpreter(
+        ("-c", "--command"),
+        _FLOCK_ARGUMENT,
+        script_operand=False,
+        code_after=1,
+        data="environment",
+    ),
     # screen's -X sends a command to a session (`stuff TEXT` types it), its -c and tmux's -f
     # name a configuration file (whose commands run), tmux's -c runs a command; screen -s
     # names the shell it runs
@@ -476,7 +529,7 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     ),
     "yarn exec": _Interpreter(script_operand=False, shell_operands=0, data="environment"),
     "tmux send-keys": _Interpreter(
-        takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0
+        takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0, typed=True
     ),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
     **dict.fromkeys(("sed", "gsed"), _SED),

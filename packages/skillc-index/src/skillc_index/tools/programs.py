@@ -19,6 +19,7 @@ from skillc_index.tools.wrappers import (
     _FD_ARGUMENT,
     _INSTALLS,
     _OPTION_WORDS,
+    _SETENV,
     _SPLIT,
     _WRAPPER_OPERANDS,
     _WRAPPERS,
@@ -84,7 +85,7 @@ def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) ->
         return False
     if literal in options:
         return True
-    if literal.startswith("--"):  # `--user=bob`
+    if literal.startswith("--") or spec.long_only:  # `--user=bob`; gdb's `-args`, no cluster
         return "=" in literal and literal.partition("=")[0] in options
     if not _LETTER.match(literal):
         return False
@@ -96,13 +97,13 @@ def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) ->
     return False
 
 
-def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
+def _argument_next(literal: str | None, takes: tuple[str, ...], clusters: bool = True) -> bool:
     """Whether the word after ``literal`` is the argument of an option of ``takes`` it
-    gives: as itself, or as the last letter of a cluster (``-xn 1``; ``-nx``: ``x`` is
-    ``-n``'s)."""
+    gives: as itself, or (``clusters``: not for gdb's one-dash long options, ``-nx``) as the
+    last letter of a cluster (``-xn 1``; ``-nx``: ``x`` is ``-n``'s)."""
     if literal is None or literal in takes:
         return literal is not None
-    if not _SHORT.match(literal):
+    if not clusters or not _SHORT.match(literal):
         return False
     for position, letter in enumerate(literal[1:], 1):
         if "-" + letter in takes:
@@ -112,13 +113,16 @@ def _argument_next(literal: str | None, takes: tuple[str, ...]) -> bool:
 
 def _wrapped_program(
     words: tuple[tuple[Fragment, ...], ...], index: int, name: str
-) -> tuple[int, list[int], bool]:
-    """The index of the word a wrapper runs as its program (``len(words)`` when none), the
-    indexes of the ``NAME=VALUE`` words before it (the program's environment), and whether
-    it clears the program's environment (:data:`_CLEARS`)."""
+) -> tuple[int, dict[int, str], bool]:
+    """The index of the word a wrapper runs as its program (``len(words)`` when none: ``flock
+    FILE -c CMD`` runs a shell's command), the indexes of the words before it that set the
+    program's environment (``NAME=VALUE``, ``bwrap --setenv NAME VALUE``'s two), each with the
+    variable's name as written, and whether it clears the program's environment
+    (:data:`_CLEARS`)."""
     takes_argument = _WRAPPERS[name]
     skip = _WRAPPER_OPERANDS.get(name, 0)
-    assignments: list[int] = []
+    code_after = _INTERPRETERS[name].code_after if name in _INTERPRETERS else 0
+    assignments: dict[int, str] = {}
     options = _Interpreter(takes_argument=takes_argument)
     clears, flips = _CLEARS.get(name, (False, ()))
     position = index + 1
@@ -127,6 +131,11 @@ def _wrapped_program(
         if literal == "--":
             position += 1
             continue
+        if code_after and not skip and literal in _INTERPRETERS[name].code:
+            return len(words), assignments, clears  # `flock FILE -c CMD`: no program
+        if literal in _SETENV.get(name, ()):  # `bwrap --setenv NAME VALUE`
+            variable = _shown(words[position + 1]) if position + 1 < len(words) else ""
+            assignments.update(dict.fromkeys(range(position + 1, position + 3), variable))
         if "=" not in (literal or "=") and _given(flips, options, literal):
             clears = not _CLEARS[name][0]
         if name == "env" and head.startswith(_SPLIT):  # `env -S 'prog args'`: the program
@@ -138,13 +147,18 @@ def _wrapped_program(
             words_of = _OPTION_WORDS.get(name, {}).get(literal or "", 0)
             position += 1 + (words_of or int(_argument_next(literal, takes_argument)))
         elif _ASSIGNMENT.match(head):
-            assignments.append(position)
+            assignments[position] = head.partition("=")[0]
             position += 1
         elif skip:
             skip, position = skip - 1, position + 1
         else:
             break
     return position, assignments, clears
+
+
+def _shown(word: tuple[Fragment, ...]) -> str:
+    """The word as the template writes it (``{{name}}`` for a value)."""
+    return "".join(f"{{{{{f.name}}}}}" if isinstance(f, Placeholder) else f.text for f in word)
 
 
 def _executed(words: tuple[tuple[Fragment, ...], ...], index: int, name: str) -> list[int]:
@@ -192,7 +206,8 @@ def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _
         if len(head) < 2 or head[0] != "-":
             break
         direct = direct or _given(spec.runs_program, spec, literal)
-        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
+        takes = spec.takes_argument + spec.code
+        position += 2 if _argument_next(literal, takes, not spec.long_only) else 1
     return position if direct else len(words)
 
 
@@ -201,7 +216,8 @@ class _Programs(NamedTuple):
     """The words that are (or may be) a program, each with what runs it as shown (``""`` for
     the first word)."""
     environment: dict[int, str]
-    """The ``NAME=VALUE`` words a wrapper puts in its program's environment, with it."""
+    """The words a wrapper puts in its program's environment (``NAME=VALUE``, ``bwrap
+    --setenv NAME VALUE``), each with it and the variable as shown (``env PATH``)."""
     cleared: set[int]
     """The programs run with a cleared environment (:data:`_CLEARS`, after ``su -l``), and
     ``su -l`` itself (its shell's): a value reaches their code as an argument only."""
@@ -254,7 +270,7 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
         if name in _WRAPPERS or (runner and runner[1] in _WRAPPERS):
             at, wrapper = (index + runner[0], runner[1]) if runner else (index, name)
             target, assignments, clears = _wrapped_program(words, at, wrapper)
-            environment.update(dict.fromkeys(assignments, shown))
+            environment.update({at: f"{shown} {variable}" for at, variable in assignments.items()})
             installs.update(dict.fromkeys(_installed(words, index, target, wrapper), shown))
         targets = [target] if target < len(words) else []
         if name in _EXECUTORS:  # `find . -exec PROGRAM ... ;`
@@ -291,5 +307,6 @@ def _login(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpret
     while position < len(words) and (literal := _literal(words[position])) != "--":
         if literal == "-" or _given(spec.login, spec, literal):
             return True
-        position += 2 if _argument_next(literal, spec.takes_argument + spec.code) else 1
+        takes = spec.takes_argument + spec.code
+        position += 2 if _argument_next(literal, takes, not spec.long_only) else 1
     return False

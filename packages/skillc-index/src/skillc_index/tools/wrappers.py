@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from skillc_index.tools.interpreters import (
+    _FLOCK_ARGUMENT,
     _NPM_EXEC,
     _PNPM_EXEC,
     _SCREEN_ARGUMENT,
@@ -115,8 +116,8 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "ionice": ("-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"),
     "chrt": ("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline", "-p"),
     "taskset": ("-p", "-cp", "-pc"),
-    # flock's -c is a shell's command: read as the program, it is refused too
-    "flock": ("-w", "--timeout", "-E", "--conflict-exit-code"),
+    # flock FILE -c CMD: no program, a shell's command (_INTERPRETERS' flock)
+    "flock": _FLOCK_ARGUMENT,
     "chroot": ("--userspec", "--groups"),
     "nsenter": ("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
     "unshare": (
@@ -178,6 +179,11 @@ _OPTION_WORDS: dict[str, dict[str, int]] = {
         "--overlay": 3,
     },
 }  # fmt: skip
+
+
+#: Wrapper options whose two words are a variable and its value, put in the program's
+#: environment as ``NAME=VALUE`` words are (``bwrap --setenv NAME VALUE``).
+_SETENV = {"bwrap": ("--setenv",)}
 
 
 #: The options of a package runner (the :data:`_WRAPPERS` entry it is) whose argument
