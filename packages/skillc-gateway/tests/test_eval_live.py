@@ -507,6 +507,9 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         'su -c "claude -p {query}"',
         'script -q -c "claude -p {query}" /dev/null',
         "watch claude -p {query}",
+        # tmux send-keys types its words into a pane's shell; sg hands sh -c one string
+        "tmux send-keys -t x claude {query} Enter",
+        'sg staff -c "claude {query}"',
         # su's words after the user are its shell's arguments: the first, the script it runs
         "su bob {query}",
         "su - bob",
@@ -540,8 +543,11 @@ def test_a_request_is_never_code_of_the_agent_command(
     hint = done.stderr.partition("would run as code; ")[2]
     if command.startswith("ssh"):  # the remote's shell: neither, its input only
         assert "standard input" in hint and "$SKC_EVAL_QUERY" not in hint
-    elif command.startswith(("watch", "script")):  # one command line, no argument after it
+    elif command.startswith("tmux send-keys"):  # typed into a shell tmux started: neither
+        assert "keys" in hint and "$SKC_EVAL_QUERY" not in hint and '"$1"' not in hint
+    elif command.startswith(("watch", "script", "sg")):  # one command string, no argument
         assert "$SKC_EVAL_QUERY" in hint and '"$1"' not in hint
+        assert "one command string (sh -c STRING)" in hint
     elif command.startswith(("su - bob", "sudo", "env -i")):  # no variable reaches it
         assert "$SKC_EVAL_QUERY" not in hint and '"$1"' in hint and "cleared" in hint
     else:

@@ -209,6 +209,13 @@ def check_command(command: tuple[str, ...]) -> None:
                 f"standard input (sh -c 'printf %s \"$1\" | {wrapper} HOST claude -p' sh "
                 f"{{{name}}}), or to a script on the remote that reads it there"
             )
+        elif value.data == "keys":  # typed into a pane's shell: started by tmux, not us
+            hint = (
+                f"'{value.where}' types its words as keys into the shell of a pane, which "
+                f"reads them as a command line; no argument nor variable of this side "
+                f"reaches that shell: run the program in a pane of its own instead, its "
+                f"words apart (tmux new-window claude -p {{{name}}})"
+            )
         elif wrapper == "parallel":  # GNU parallel quotes the arguments after its :::
             hint = (
                 f"the shell of 'parallel' gets its command as one line: put {{{name}}} after "
@@ -217,8 +224,8 @@ def check_command(command: tuple[str, ...]) -> None:
             )
         elif value.data == "environment":  # a shell here parses one line joined of them
             hint = (
-                f"the shell of '{value.where}' gets one command line, no argument after it: "
-                f"read ${variable} there"
+                f"'{value.where}' hands a shell one command string (sh -c STRING), no "
+                f"argument after it: read ${variable} there"
             )
         elif value.data == "argument":  # su -, sudo, env -i: no variable of ours gets there
             hint = (
