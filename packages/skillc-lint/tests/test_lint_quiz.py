@@ -150,6 +150,29 @@ def test_skl724_compares_headings_as_show_section_does(skill: Writer) -> None:
         ], target
 
 
+def test_skl724_takes_the_heading_show_serves_then_its_level(skill: Writer) -> None:
+    """SKL724 kept the goto's level of headings before matching (s50 reva2): with ``###
+    Résumé`` first and ``## Resume`` after it, ``## Résumé`` matched ``## Resume`` (accents
+    aside) and passed, though ``show --section '## Résumé'`` serves the ``### Résumé``. The
+    first heading show matches must be of the goto's level: ``### Resume`` matches ``##
+    Resume`` first (as written) and fails too."""
+    target = "## R\u00e9sum\u00e9"
+    quiz = QUIZ.replace("## Setup Steps", target)
+    body = BODY + "### R\u00e9sum\u00e9\n\nx\n\n## Resume\n\ny\n"
+    folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
+    skill("security-basics")
+    assert messages(folder, "SKL724") == [
+        f"quiz[0].questions[0].on-correct.goto: no heading '{target}' in SKILL.md"
+    ]
+    for served in ("R\u00e9sum\u00e9", "### R\u00e9sum\u00e9", "## Resume", "RESUME"):
+        quiz = QUIZ.replace("## Setup Steps", served)
+        folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
+        assert messages(folder, "SKL724") == [], served
+    quiz = QUIZ.replace("## Setup Steps", "### Resume")  # show serves the ## Resume
+    folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
+    assert len(messages(folder, "SKL724")) == 1
+
+
 def test_skl725_load_reference(skill: Writer) -> None:
     folder = quiz_skill(skill, QUIZ.replace("references/auth-overview.md", "references/gone.md"))
     assert messages(folder, "SKL725") == [

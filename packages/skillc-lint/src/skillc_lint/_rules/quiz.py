@@ -137,10 +137,12 @@ def quiz_passing_score(skill: Skill, options: Options) -> Findings:
 
 def _heading_found(skill: Skill, target: str) -> bool:
     """Whether ``goto``'s target (``## Setup Steps``, ``#setup-steps`` or ``Setup Steps``)
-    is a heading of SKILL.md (of that level, for ``## ...``): the heading ``show --section``
-    reads by it (:class:`~skillc_index.index.queries.HeadingMatcher`: case, composition,
-    width and then accents aside, ``## Resume`` is ``## Résumé``, ``istanbul`` ``İstanbul``),
-    runs of white space as one space."""
+    is a heading of SKILL.md: the heading ``show --section`` serves for it, the first it
+    matches among all of them (:class:`~skillc_index.index.queries.HeadingMatcher`: case,
+    composition, width and then accents aside, ``## Resume`` is ``## Résumé``, ``istanbul``
+    ``İstanbul``), runs of white space as one space; of that level, for ``## ...`` (``show``
+    reads the level of none: an earlier ``### Résumé`` is what ``## Résumé`` reaches, even
+    with a ``## Resume`` after it)."""
     target = target.strip()
     match = _GOTO_HEADING.fullmatch(target)
     if match is None and target.startswith("#"):
@@ -148,13 +150,12 @@ def _heading_found(skill: Skill, target: str) -> bool:
     from skillc_index.index.queries import HeadingMatcher
     from skillc_index.index.schema import IndexedHeading
 
-    level, wanted = (len(match.group(1)), match.group(2)) if match else (None, target)
     matcher = HeadingMatcher(
         IndexedHeading(SKILL_FILE, " ".join(h.text.split()), h.level, h.line, h.end_line)
         for h in skill.skill_md.headings
-        if level is None or h.level == level
     )
-    return bool(matcher.matches(" ".join(wanted.split())))
+    found = matcher.matches(" ".join(target.split()))
+    return bool(found) and (match is None or found[0].level == len(match.group(1)))
 
 
 def quiz_goto(skill: Skill, options: Options) -> Findings:
