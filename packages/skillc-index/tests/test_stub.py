@@ -319,31 +319,42 @@ def test_a_label_keeps_what_is_its_script_s_own() -> None:
     assert stub_label("x\u180e\u1820") == "x\\u180e\u1820"
 
 
-def test_a_description_is_cut_before_it_is_escaped() -> None:
+def _listed_description(description: str) -> str:
+    """The description the stub's References list shows for a reference holding it."""
+    text = render_stub(
+        skill="demo",
+        frontmatter={"name": "demo", "description": "d"},
+        headings=[(1, "Demo")],
+        references=[Reference("ref.md", "Ref", description)],
+        matcher=None,
+    )
+    (listed,) = [line for line in top_sections(text) if line.startswith("  - Ref")]
+    return listed.split(" \u2014 ", 1)[1].split(" (`skc ", 1)[0]
+
+
+def test_a_description_is_cut_as_written_never_inside_an_escape() -> None:
     """A reference's description was escaped, then cut to 120 characters (s50 unicode3): an
-    override at the cut was listed as ``\\u20…``, half an escape naming no character. It is
-    cut first (the characters a reader sees, where no grapheme splits), then escaped: the
-    escape is whole or the character is past the cut, wherever it stands; a tag character
-    (``\\U000e0041``) too."""
+    override at the cut was listed as ``\\u20…``, half an escape naming no character. Then it
+    was cut, then escaped (s50 reva2): 300 overrides were listed in 715 characters. The
+    escaped text is cut to the bound, each escape counted as written and never split (the
+    cut goes before it): the escape is whole or past the cut, wherever it stands; a tag
+    character (``\\U000e0041``) too."""
     import re
 
     from skillc_index.build.stub import MAX_DESCRIPTION
 
     for hidden, escape in (("\u202e", "\\u202e"), ("\U000e0041", "\\U000e0041")):
         for at in range(MAX_DESCRIPTION - 12, MAX_DESCRIPTION + 2):
-            description = "x" * at + hidden + "y" * 20
-            text = render_stub(
-                skill="demo",
-                frontmatter={"name": "demo", "description": "d"},
-                headings=[(1, "Demo")],
-                references=[Reference("ref.md", "Ref", description)],
-                matcher=None,
-            )
-            (listed,) = [line for line in top_sections(text) if line.startswith("  - Ref")]
-            shown = listed.split(" \u2014 ", 1)[1].split(" (`skc ", 1)[0]
+            shown = _listed_description("x" * at + hidden + "y" * 20)
             assert re.fullmatch(f"x+(?:{re.escape(escape)}y*)?\u2026", shown), (at, shown)
-            assert len(shown.replace(escape, "?")) <= MAX_DESCRIPTION, (at, shown)
-            assert hidden not in listed
+            assert len(shown) <= MAX_DESCRIPTION, (at, shown)
+            assert hidden not in shown
+    shown = _listed_description("\u202e" * 300)
+    assert shown == "\\u202e" * ((MAX_DESCRIPTION - 1) // 6) + "\u2026"
+    shown = _listed_description("a\u202eb" * 60)  # 480 as written: 119 and the ellipsis
+    assert shown == "a\\u202eb" * 14 + "a\\u202e\u2026"
+    shown = _listed_description("a\u202eb" * 15)  # 120 as written: listed whole
+    assert shown == "a\\u202eb" * 15
 
 
 def test_a_built_stub_lists_a_bidi_heading_escaped(cli: Callable[..., Any], project: Path) -> None:

@@ -40,7 +40,9 @@ __all__ = [
     "UNSEEN",
     "char_class",
     "code_escape",
+    "escaped_at",
     "hidden_escaped",
+    "hidden_escapes",
     "hides",
     "look_alikes_named",
     "looks_ascii",
@@ -307,19 +309,35 @@ def hidden_escaped(text: str, *, code: bool = False) -> str:
     lists a heading (``Install \u202e(txt.hcs)\u202c now``, ``Zero\u200bwidth``), a
     right-to-left mark of right-to-left text, an emoji's joiner and selector kept. An ASCII
     text as it is, at once."""
+    return escaped_at(text, hidden_escapes(text, code=code))
+
+
+def hidden_escapes(text: str, *, code: bool = False) -> dict[int, str]:
+    """The escapes :func:`hidden_escaped` writes in ``text``, by the index of the character
+    each stands for (in order): what a cut of the escaped text counts each as (its written
+    length, never split: :func:`~skillc_index.text.stub_label`'s ``limit``)."""
     global _MAY_HIDE_CHAR
     if text.isascii():
-        return text
+        return {}
     if _MAY_HIDE_CHAR is None:
         _MAY_HIDE_CHAR = re.compile(MAY_HIDE)
-    return _MAY_HIDE_CHAR.sub(
-        lambda found: (
-            code_escape(ord(found.group()))
-            if hides(text, found.start(), code=code)
-            else found.group()
-        ),
-        text,
-    )
+    return {
+        found.start(): code_escape(ord(found.group()))
+        for found in _MAY_HIDE_CHAR.finditer(text)
+        if hides(text, found.start(), code=code)
+    }
+
+
+def escaped_at(text: str, escapes: dict[int, str]) -> str:
+    """``text`` with the character at each index of ``escapes`` written as its escape (as
+    :func:`hidden_escapes` gives them, in order; one past ``text``'s end is left out)."""
+    pieces, start = [], 0
+    for index, escape in escapes.items():
+        if index >= len(text):
+            break
+        pieces += [text[start:index], escape]
+        start = index + 1
+    return "".join(pieces) + text[start:] if pieces else text
 
 
 #: Letters of other scripts that look like an ASCII letter or digit (Unicode's confusables.txt

@@ -36,7 +36,9 @@ from skillc_index.deceptive import (
     UNSEEN,
     char_class,
     code_escape,
+    escaped_at,
     hidden_escaped,
+    hidden_escapes,
 )
 
 __all__ = [
@@ -520,7 +522,7 @@ def one_line(text: str) -> str:
     return " ".join(text.translate(_BREAKS).split())
 
 
-def stub_label(text: str, *, code: bool = False) -> str:
+def stub_label(text: str, *, code: bool = False, limit: int | None = None) -> str:
     """``text`` as the stub lists it (a heading, a reference's title and description, the
     skill's name): on one line (:func:`one_line`), each character that hides where it stands
     written as an escape (:func:`~skillc_index.deceptive.hidden_escaped`: ``Install
@@ -528,8 +530,22 @@ def stub_label(text: str, *, code: bool = False) -> str:
     right-to-left text and an emoji's joiner kept (``Arabic نص\\u200f.`` as it is).
     ``code``: ``text`` is a path or a name, where a soft hyphen, a non-joiner or a mark is
     escaped too, as SKL901 reports it (:func:`~skillc_index.deceptive.hides`).
-    ``show --section`` finds a heading by it too."""
-    return hidden_escaped(one_line(text), code=code)
+    ``show --section`` finds a heading by it too. ``limit``: the label written in at most
+    that many characters, each escape counted as written (``\\u202e`` is 6) and never cut
+    in half (the cut goes before it), cut as :func:`cut` cuts (a reference's description:
+    300 overrides were 715 characters when cut first, then escaped)."""
+    text = one_line(text)
+    if limit is None:
+        return hidden_escaped(text, code=code)
+    escapes = hidden_escapes(text, code=code)
+    written = len(text) + sum(len(escape) - 1 for escape in escapes.values())
+    if written <= limit:
+        return escaped_at(text, escapes)
+    end = width = 0
+    while width + len(escapes.get(end, "x")) <= limit - 1:  # room for the ellipsis
+        width += len(escapes.get(end, "x"))
+        end += 1
+    return escaped_at(text[: grapheme_boundary(text, end)].rstrip(), escapes) + ELLIPSIS
 
 
 def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_index.index.schema import IndexedHeading
 from skillc_index.layout import SKILL_FILE
-from skillc_index.text import cut, one_line, printable, shell_word, stub_label
+from skillc_index.text import one_line, printable, shell_word, stub_label
 
 if TYPE_CHECKING:
     from skillc_index.index.queries import HeadingMatcher
@@ -71,8 +71,8 @@ REFERENCES_LABEL = "References (query by title only)"
 #: with a block marker (``# Config keys``, ``> Note``, ``1. Steps``) escaped, with its command.
 #: 13: ``show`` prefers the heading as written (``## Maße`` beside ``## Masse``, ``⚠️`` beside
 #: ``⚠``; ``Résumé`` beside ``Resume``): an older stub's ``--nth 2`` for one is E020 now; a
-#: right-to-left mark of a heading listed as it is. 14: a reference's description cut before
-#: what hides in it is escaped (``\\u20…`` was half an escape); a zero-width space between two
+#: right-to-left mark of a heading listed as it is. 14: a reference's description escaped, then
+#: cut to 120 with each escape whole (``\\u20…`` was half an escape); a zero-width space between two
 #: Thai or CJK letters, a CJK ideograph's variation selector listed as they are.
 STUB_FORMAT = 14
 
@@ -344,8 +344,8 @@ def _reference_entries(
             command = opened
         label = title or stub_label(reference.path, code=True)
         description = one_line(reference.description or "")
-        if description:  # cut, then escaped: an escape (``\\u202e``) is never cut in half
-            label = f"{label} — {stub_label(cut(description, MAX_DESCRIPTION))}"
+        if description:  # escaped, then cut: an escape (``\\u202e``) is never cut in half
+            label = f"{label} — {stub_label(description, limit=MAX_DESCRIPTION)}"
         lines.append(_entry("  ", label, command))
     if len(references) > MAX_ENTRIES:
         lines.append(f"  - ... ({len(references) - MAX_ENTRIES} more)")
