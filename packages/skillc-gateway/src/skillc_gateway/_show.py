@@ -34,10 +34,9 @@ from skillc_index import (
     read_headings,
     safe_join,
 )
-from skillc_index.folding import written_key
 from skillc_index.index.cache import ATTEMPTS, ensure_index, kept_changing, pause_before
 from skillc_index.index.freshness import kept_in_memory
-from skillc_index.index.queries import HeadingMatcher, heading_case_key, heading_key
+from skillc_index.index.queries import HEADING_TIERS, HeadingMatcher, heading_key
 from skillc_index.index.schema import file_stat
 from skillc_index.record import Record
 from skillc_index.text import BOM
@@ -98,11 +97,11 @@ def _suggestions(query: str, headings: Iterable[IndexedHeading]) -> list[tuple[s
     """Headings starting with, then containing, the query (case-insensitive), at most 5
     (one pass, keeping no more than that: an index may hold a hundred thousand headings);
     of those, the ones of the strictest tier any is in, as ``show`` matches
-    (``closest_headings``): the query as written (``written_key``: ``Maß`` suggests ``Maße
-    prüfen`` and not ``Masse prüfen`` beside it, ``⚠️`` with U+FE0F not ``⚠``), then with
-    its accents (``heading_case_key``: ``Résu`` suggests ``Résumé`` and not ``Resume``), then
+    (``closest_headings``, by its ``HEADING_TIERS``): the query as written (``Maß``
+    suggests ``Maße prüfen`` and not ``Masse prüfen`` beside it, ``⚠️`` with U+FE0F not
+    ``⚠``), then with its accents (``Résu`` suggests ``Résumé`` and not ``Resume``), then
     any."""
-    keys = (written_key, heading_case_key)
+    keys = HEADING_TIERS
     folded, strict = heading_key(query), [key_of(query) for key_of in keys]
     found: dict[tuple[int, bool], list[IndexedHeading]] = {}  # (tier, inside): 5 each
     for heading in headings:

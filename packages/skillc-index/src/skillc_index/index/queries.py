@@ -35,6 +35,7 @@ from skillc_index.text import one_line, printable, stub_label
 
 __all__ = [
     "HEADINGS_CACHE_MAX",
+    "HEADING_TIERS",
     "SNIPPET_WINDOW",
     "HeadingMatcher",
     "IndexOutline",
@@ -270,6 +271,14 @@ def heading_case_key(text: object) -> str:
     return cased_key(str(text))
 
 
+#: The keys of the tiers a lookup of a section tries, the strictest first, before any heading
+#: of the same :func:`heading_key`: the text as written
+#: (:func:`~skillc_index.folding.written_key`), then with its accents
+#: (:func:`heading_case_key`). The one list :func:`closest_headings` (what ``show`` serves)
+#: and the gateway's suggestions (what it offers when nothing matches) rank by.
+HEADING_TIERS: tuple[Callable[[str], str], ...] = (written_key, heading_case_key)
+
+
 def closest_headings(
     text: str, found: list[IndexedHeading], *forms: Callable[[str], str]
 ) -> list[IndexedHeading]:
@@ -287,7 +296,7 @@ def closest_headings(
     none (a heading text used once, as most are)."""
     if len(found) < 2:
         return found
-    for key_of in (written_key, heading_case_key):
+    for key_of in HEADING_TIERS:
         key = key_of(text)
         closest = [
             heading
