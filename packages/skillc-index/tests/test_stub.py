@@ -298,11 +298,12 @@ def test_a_label_escapes_what_reorders_or_shows_nothing_as_the_frontmatter_does(
 
 
 def test_a_label_keeps_what_is_its_script_s_own() -> None:
-    """A zero-width space between two Thai or CJK letters (a word break), an ideographic
-    variation selector after a CJK ideograph, a non-joiner between two Hebrew letters and a
-    Mongolian vowel separator between two Mongolian letters are their script's own: the stub
-    lists them as written (s50 unicode3: each was an escape); beside ASCII, doubled, after a
-    second selector each is escaped still (``deceptive.hides``)."""
+    """A zero-width space between two Thai, Chinese or Japanese letters (a word break), an
+    ideographic variation selector after a CJK ideograph, a non-joiner between two Hebrew
+    letters and a Mongolian vowel separator between two Mongolian letters are their
+    script's own: the stub lists them as written (s50 unicode3: each was an escape); beside
+    ASCII, doubled, after a second selector, between two Korean letters (s50 reva2: spaces
+    separate Korean words) each is escaped still (``deceptive.hides``)."""
     from skillc_index.text import stub_label
 
     own = [
@@ -317,6 +318,7 @@ def test_a_label_keeps_what_is_its_script_s_own() -> None:
     assert stub_label("\u0e44\u200b\u200b\u0e44") == "\u0e44\\u200b\\u200b\u0e44"
     assert stub_label("\u845b\U000e0100\U000e0101") == "\u845b\U000e0100\\U000e0101"
     assert stub_label("x\u180e\u1820") == "x\\u180e\u1820"
+    assert stub_label("\ud55c\uad6d\u200b\uc5b4") == "\ud55c\uad6d\\u200b\uc5b4"  # Korean: spaces
 
 
 def _listed_description(description: str) -> str:

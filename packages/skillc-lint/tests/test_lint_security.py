@@ -184,19 +184,20 @@ def test_characters_at_home_in_their_script_are_not_hidden_in_prose(
     skill: Writer, found: Found
 ) -> None:
     """SKL901 called ordinary text of other scripts hidden (s50 unicode3): a zero-width space
-    marking a word break between two Thai, Lao, Khmer, Myanmar or CJK letters, an ideographic
-    variation selector after a CJK ideograph, a joiner or non-joiner between two Hebrew
-    letters, a Mongolian vowel separator between two Mongolian letters. Each is its script's
+    marking a word break between two Thai, Lao, Khmer, Myanmar, Chinese or Japanese letters, an
+    ideographic variation selector after a CJK ideograph, a joiner or non-joiner between two
+    Hebrew letters, a Mongolian vowel separator between two Mongolian letters. Each is its script's
     own there, in prose only. Near misses, findings still: the same characters in code (a
     code span, a fence), a zero-width space next to ASCII, a digit, a space or a letter of
     another script, doubled, at a line's end; a second selector after the first; a
-    separator or joiner after or before a Latin letter."""
+    separator or joiner after or before a Latin letter; a zero-width space between two Korean
+    letters (s50 reva2: Hangul was in the exemption, but Korean separates words by spaces)."""
     fine = (
         "\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22 and "
         "\u0e9e\u0eb2\u0eaa\u0eb2\u200b\u0ea5\u0eb2\u0ea7\n\n"
         "\u1797\u17b6\u179f\u17b6\u200b\u1781\u17d2\u1798\u17c2\u179a and "
         "\u1019\u103c\u1014\u103a\u200b\u1019\u102c\n\n"
-        "\u65e5\u672c\u8a9e\u200b\u306e\u6587 and \ud55c\uad6d\u200b\uc5b4\n\n"
+        "\u65e5\u672c\u8a9e\u200b\u306e\u6587 and \u4e2d\u6587\u200b\u5b57\n\n"
         "\u845b\U000e0100\u57ce and \U00020b9f\U000e0101.\n\n"
         "\u05d5\u200c\u05d5 and \u05d1\u05bc\u200d\u05d5\n\n"
         "\u182d\u1820\u1835\u1820\u1837 \u1833\u180e\u1820\n"
@@ -215,16 +216,18 @@ def test_characters_at_home_in_their_script_are_not_hidden_in_prose(
         "Plain a\U000e0100 data.\n\n"
         "\u05e9\u05dc\u05d5\u05dd\u200c here\n\n"
         "`\u05d5\u200c\u05d5`\n\n"
-        "x\u180e\u1820\n"
+        "x\u180e\u1820\n\n"
+        "\ud55c\uad6d\u200b\uc5b4 \ud14d\uc2a4\ud2b8\n"
     )
     hits = found(skill(name="hidden", body=hidden), "SKL901")
     assert [(d.line, d.column) for d in hits] == [
         (8, 9), (11, 2), (14, 5), (16, 4), (18, 4), (20, 3), (22, 4), (24, 4), (26, 3),
-        (28, 8), (30, 5), (32, 3), (34, 2),
+        (28, 8), (30, 5), (32, 3), (34, 2), (36, 3),
     ]  # fmt: skip
     assert "invisible character U+200B ZERO WIDTH SPACE" in hits[0].message
     assert "U+E0100" in hits[1].message and "U+E0101" in hits[8].message
     assert "U+180E MONGOLIAN VOWEL SEPARATOR" in hits[12].message
+    assert "U+200B ZERO WIDTH SPACE" in hits[13].message
 
 
 def test_hidden_characters_in_file_and_folder_names(

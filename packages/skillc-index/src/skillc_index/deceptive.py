@@ -12,9 +12,10 @@ SKL901 reports, and the stub escapes in its labels, each only where it hides som
 every one but an emoji's joiner and selector; in prose not a non-joiner after a Persian word
 or an Indic virama or between two Hebrew letters, a right-to-left mark placing punctuation
 beside right-to-left text, a soft hyphen inside a word of letters, a zero-width space
-between two Thai, Lao, Khmer, Myanmar or CJK letters, a Mongolian vowel separator between
-two Mongolian letters, an ideographic variation selector after a CJK ideograph (the
-script's own). :func:`hidden_escaped` writes those as escapes.
+between two Thai, Lao, Khmer, Myanmar, Chinese or Japanese letters (not Korean's, written
+with spaces), a Mongolian vowel separator between two Mongolian letters, an ideographic
+variation selector after a CJK ideograph (the script's own). :func:`hidden_escaped` writes
+those as escapes.
 
 **Look-alikes** (:func:`looks_ascii`): characters that look like an ASCII letter, digit or
 hyphen and are none (Cyrillic ``р``, the Kelvin sign, a full-width ``ｐ``, an en dash): a
@@ -186,7 +187,8 @@ _CONTEXTS = {
     "Lao": "[\u0e81-\u0edf]",
     "Khmer": "[\u1780-\u17dd]",
     "Myanmar": "[\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f]",
-    "CJK": f"[\u3005\u3041-\u30ff\u31f0-\u31ff\uac00-\ud7a3\uff66-\uff9f{_HAN}]",
+    # Han and kana, not Hangul: Korean separates its words by spaces, as Latin does.
+    "Chinese and Japanese": f"[\u3005\u3041-\u30ff\u31f0-\u31ff\uff66-\uff9f{_HAN}]",
     "Mongolian": "[\u180b-\u180d\u180f\u1820-\u1878\u1880-\u18aa]",
     "ideograph": f"[{_HAN}]",
 }
@@ -196,7 +198,7 @@ _CONTEXTS = {
 #: may break there: ``ภาษา\u200bไทย``, ``日本語\u200bの``), and the Mongolian vowel separator
 #: between two Mongolian letters (it shapes a final ``ᠠ`` or ``ᠡ``: ``ᠭᠠᠵᠠᠷ`` ``ᠳ\u180eᠠ``).
 _AT_HOME = {
-    "\u200b": ("Thai", "Lao", "Khmer", "Myanmar", "CJK"),
+    "\u200b": ("Thai", "Lao", "Khmer", "Myanmar", "Chinese and Japanese"),
     "\u180e": ("Mongolian",),
 }
 _COMPILED: dict[str, re.Pattern[str]] = {}
@@ -218,7 +220,8 @@ def hides(text: str, at: int, *, code: bool = False) -> bool:
     script that needs one: code holds no other non-joiner, soft hyphen or bidirectional
     mark of its own. In prose, a joiner of a script that needs it or between two Hebrew
     letters (:data:`_JOINS_NOTHING`) does not hide either, nor a zero-width space between two
-    letters of Thai, Lao, Khmer, Myanmar or CJK, a word break (``ภาษา\u200bไทย``), nor a
+    letters of Thai, Lao, Khmer, Myanmar, Chinese or Japanese, a word break (``ภาษา\u200bไทย``;
+    not of Korean, written with spaces: ``한국\u200b어`` hides), nor a
     Mongolian vowel separator between two Mongolian letters (:data:`_AT_HOME`), nor an
     ideographic variation selector (U+E0100-U+E01EF) right after a CJK ideograph
     (``葛\U000e0100``; not after another selector), nor a soft hyphen between two lowercase (or

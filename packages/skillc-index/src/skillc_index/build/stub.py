@@ -73,7 +73,7 @@ REFERENCES_LABEL = "References (query by title only)"
 #: ``⚠``; ``Résumé`` beside ``Resume``): an older stub's ``--nth 2`` for one is E020 now; a
 #: right-to-left mark of a heading listed as it is. 14: a reference's description escaped, then
 #: cut to 120 with each escape whole (``\\u20…`` was half an escape); a zero-width space between two
-#: Thai or CJK letters, a CJK ideograph's variation selector listed as they are.
+#: Thai, Chinese or Japanese letters, a CJK ideograph's variation selector listed as they are.
 STUB_FORMAT = 14
 
 # A line width no scalar reaches: PyYAML never folds a long string over lines (the C emitter
