@@ -133,8 +133,8 @@ def _echo_budgets(
 ) -> None:
     """``list --budget``'s text: a heading and a table per agent folder, its rows the skills
     that match ``pattern``, at most ``limit`` of them (the heading prices the whole folder)."""
+    from skillc_index.glob import name_match
     from skillc_index.listing.budget_result import suggestions
-    from skillc_index.listing.skills import name_matches
 
     if not folders:
         click.echo("No agent skills folders found.")
@@ -167,7 +167,7 @@ def _echo_budgets(
         rows = [
             [entry.name, f"{tokens:,}", entry.kind, folder.state(index).replace("-", " ")]
             for index, (entry, tokens) in enumerate(zip(folder.entries, folder.shares, strict=True))
-            if pattern is None or name_matches(entry.name, pattern)
+            if pattern is None or name_match(entry.name, pattern)
         ]
         shown = rows if limit is None else rows[:limit]
         if shown:

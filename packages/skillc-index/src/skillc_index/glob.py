@@ -211,7 +211,8 @@ def name_match(name: str, pattern: str) -> bool:
     ``\\`` matches nothing; both composed, as a typed :class:`Glob` (``café*`` typed matches
     the ``cafe\u0301-notes`` a Mac wrote). Without backtracking, as :class:`Glob` (a pattern
     of unclosed ``[`` is read in one pass, where :func:`fnmatch.translate` rescans the rest
-    per ``[``)."""
+    per ``[``). The one match of ``list --pattern``: its rows, the text's, the JSON's and the
+    MCP tool's, and ``list --budget``'s."""
     from skillc_index.text import composed
 
     tokens = _name_tokens(composed(pattern))

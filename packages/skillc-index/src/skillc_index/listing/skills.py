@@ -401,17 +401,6 @@ def seen_by(
     )
 
 
-def name_matches(name: str, pattern: str) -> bool:
-    """Whether a listed skill's ``name`` matches ``list --pattern``'s ``pattern`` (a glob,
-    :func:`skillc_index.glob.name_match`: case kept, no backtracking, both composed, NFC, as
-    ``sources --pattern`` compares paths): ``café-notes`` typed matches the folder a copy from
-    a Mac wrote decomposed, as every other command resolves that name. The one match of the
-    listing's rows, the text's, the JSON's and the MCP tool's, and of ``list --budget``'s."""
-    from skillc_index.glob import name_match
-
-    return name_match(name, pattern)
-
-
 def list_skills(
     layout: Layout,
     *,
@@ -444,6 +433,7 @@ def list_skills(
     :func:`~skillc_index.operation.checked_values`), rather than list nothing.
     """
     from skillc_index.build.agent_folders import AgentFolders
+    from skillc_index.glob import name_match
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.resolve import skill_names
     from skillc_index.operation import checked_values
@@ -480,7 +470,7 @@ def list_skills(
             source, runtime = skill.source, _runtime(skill, layout, stores, builds)
         wanted = (
             scope in ("all", skill.scope)
-            and (pattern is None or name_matches(name, pattern))
+            and (pattern is None or name_match(name, pattern))
             and (not managed or skill.managed)
             and (sees is None or sees(skill.locations))
         )
@@ -536,7 +526,7 @@ def list_skills(
         if scope in ("all", entry.scope)
         and (status == "all" or entry.status in wanted_statuses)
         and (status != "obsolete" or id(entry) in built)
-        and (pattern is None or name_matches(entry.name, pattern))
+        and (pattern is None or name_match(entry.name, pattern))
         and (not managed or entry.managed)
         and (sees is None or sees(entry.locations))
     ]
