@@ -515,6 +515,17 @@ def test_a_body_nested_too_deep_is_answered_with_its_id(app: App) -> None:
         request = Call(json.dumps(call(4, _meta=modern)).encode(), headers)
         await request.run(app)
         assert request.json() == {"jsonrpc": "2.0", "id": 4, "error": too_deep}
+        # a notification so deep is refused (400, no answer), never acted on: a cancellation
+        cancels = {"requestId": 3, "reason": deep}
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancels}
+        refused = Call(json.dumps(cancel).encode(), session)
+        await refused.run(app)
+        assert refused.status == 400
+        assert b"".join(m.get("body", b"") for m in refused.sent[1:]) == b""
+        from skillc_mcp._cut import read_message
+
+        read = read_message(json.dumps(cancel), 1 << 20)
+        assert not _http_streams.Cancels().notified("s", read)  # not taken for a cancellation
         broken = Call(json.dumps(call(5))[:-2].encode() + b"}", session)  # one '}' short
         await broken.run(app)
         assert broken.status == 400

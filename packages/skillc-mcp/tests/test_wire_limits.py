@@ -753,6 +753,33 @@ def test_a_request_nested_too_deep_is_answered_with_its_id(wire: WireClient) -> 
     assert wire.nothing_within(0.2)
 
 
+def test_a_cancellation_nested_too_deep_cancels_nothing(
+    server_command: list[str], project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``notifications/cancelled`` nested deeper than 64 levels was acted on (the request
+    it named got no answer) while any other message so deep is refused: it is dropped, no
+    answer, nothing cancelled, and ``--log-requests`` says it was refused."""
+    client = WireClient([*server_command, "--log-requests"], project, env, tmp_path / "log")
+    client.initialize()
+    deep = json.loads("[" * 70 + '"x"' + "]" * 70)
+    # The first tool call loads the libraries: the reader reads the cancellation of
+    # request 2 while request 1 runs (as test_wire's cancelled request, which it cancels).
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+         "params": {"name": "skc_outline", "arguments": {"skill": "demo"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled",
+         "params": {"requestId": 2, "reason": deep}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+    ]  # fmt: skip
+    client.send_raw(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    assert [client.receive()["id"] for _ in range(3)] == [1, 2, 3]
+    assert client.nothing_within(0.2)
+    assert client.close() == 0
+    assert "notifications/cancelled [-] error -32602" in client.stderr(), client.stderr()
+    assert "ping [2] ok" in client.stderr()
+
+
 def test_a_models_eval_reads_an_agent_folder_as_its_find_does(
     wire: WireClient, home: Path, tmp_path: Path
 ) -> None:

@@ -6,8 +6,9 @@ nested deeper than its 64 levels is valid JSON all the same: refusing it -32700 
 with what lies past the bound cut (:func:`~skillc_index.bounded_json.loads_cut`, which still
 checks the whole is JSON): a request holding a cut value is a :class:`Cut`, which
 :meth:`~skillc_mcp._protocol.Server.handle` answers with its id, -32602 when the cut values
-are in its ``params``, else -32600; a notification holding one gets no answer (as none does).
-What is no JSON is still -32700 with id null.
+are in its ``params``, else -32600; a notification holding one is dropped (:func:`dropped`):
+no answer (as none gets one), nothing it says acted on (a ``notifications/cancelled`` cut so
+cancels nothing), logged as refused. What is no JSON is still -32700 with id null.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from skillc_index.bounded_json import (
 )
 from skillc_mcp._protocol import INVALID_PARAMS, INVALID_REQUEST, ProtocolError
 
-__all__ = ["Cut", "read_message"]
+__all__ = ["Cut", "dropped", "read_message"]
 
 
 class Cut(dict[str, Any]):
@@ -46,6 +47,15 @@ def read_message(data: bytes | str, max_bytes: int) -> Any:
     if isinstance(message, list):
         return [_marked(each) for each in message]
     return _marked(message)
+
+
+def dropped(message: object) -> ProtocolError | None:
+    """The error of ``message`` when it is a notification holding a value nested past the
+    bound (a :class:`Cut` without an id), else None. It is dropped: no answer, nothing it
+    says acted on (a ``notifications/cancelled`` nested too deep cancelled the request it
+    named, while any other message so deep is refused); stdio's ``--log-requests`` line
+    gives this error's code, as a refused request's does, and HTTP answers it 400."""
+    return message.cut if isinstance(message, Cut) and "id" not in message else None
 
 
 def _marked(message: object) -> object:

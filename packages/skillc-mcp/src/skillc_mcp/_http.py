@@ -385,7 +385,7 @@ class App:
             if content_type != "application/json":
                 body_ = b'{"error":"unsupported media type: send application/json"}'
                 return await reply(send, 415, body_), user, "-"
-            from skillc_mcp._cut import read_message
+            from skillc_mcp._cut import dropped, read_message
 
             try:  # no JSON: -32700; nested too deep: a Cut, answered with its id
                 parsed = read_message(bytes(body), self.max_body)
@@ -393,6 +393,8 @@ class App:
                 error = error_response(None, ProtocolError(PARSE_ERROR, f"Parse error: {exc}"))
                 return await _json(send, 400, error), user, "-"
             what = _what(parsed)
+            if dropped(parsed) is not None:  # a notification nested too deep: never acted on
+                return await reply(send, 400, b""), user, what
             refusal = header_refusal(headers, parsed)
             if refusal is not None:
                 return await _json(send, 400, error_response(_id_of(parsed), refusal)), user, what

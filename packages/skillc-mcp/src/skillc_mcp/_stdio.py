@@ -46,7 +46,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from skillc_mcp._cut import read_message
+from skillc_mcp._cut import dropped, read_message
 from skillc_mcp._protocol import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -472,6 +472,8 @@ def _log_request(message: object, response: Response, seconds: float, skipped: b
     if method == "tools/call" and isinstance(params, dict):
         method = f"{method} {params.get('name')}"
     outcome = "cancelled" if skipped else "notification"
+    if response is None and (refused := dropped(message)) is not None:
+        outcome = f"error {refused.code}"  # refused as a request so deep is (no answer sent)
     if response is not None and not skipped:  # a cancelled call's response is not sent
         result = response.get("result")
         if "error" in response:
@@ -498,8 +500,11 @@ def _is_skill_method(message: object) -> bool:
 
 
 def _is_cancellation(message: object) -> bool:
+    """Whether ``message`` is a ``notifications/cancelled`` to act on (not one nested past
+    the bound: :func:`~skillc_mcp._cut.dropped`)."""
     return (
         isinstance(message, dict)
+        and dropped(message) is None
         and message.get("method") == "notifications/cancelled"
         and "id" not in message
         and isinstance(message.get("params"), dict)
