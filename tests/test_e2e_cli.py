@@ -296,6 +296,25 @@ def test_package_script_examples_run_the_script(cli: Callable[..., Run], name: s
             assert name in (words[0], *started[:1]), (command, line)
 
 
+@pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
+def test_package_script_prose_names_the_script(cli: Callable[..., Run], name: str) -> None:
+    """A package script's prose said ``skc route install`` and ``skc sync --to`` to a user
+    who has no ``skc``: no page but the script's top one (which says how its commands are
+    spelled under ``skc``) names ``skc`` with a command the script provides; the router's
+    ``skc find`` (another package's, what agents run) is as written."""
+    pages = _help_pages(cli(name), name)
+    provided = set(_command_rows(pages.pop(name))) or {name.removeprefix("skillc-")}
+    named = {
+        (command, found)
+        for command, page in pages.items()
+        for found in re.findall(r"(?<![\w./-])skc ([a-z][a-z-]*)(?![\w/-])", " ".join(page.split()))
+        if found in provided
+    }
+    assert named == set(), sorted(named)
+    if name == "skillc-index":
+        assert "with `skc find` (MCP: `skc_find`)" in " ".join(pages["skillc-index route"].split())
+
+
 def test_skc_examples_stay_skc(skc: Run) -> None:
     """The pages are written for ``skc``: under it they are as written."""
     assert '    skc find "fill in a PDF form"' in skc("find", "--help").stdout

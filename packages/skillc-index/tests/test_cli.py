@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -349,19 +350,23 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
     """A package script's examples run the script: ``skc CMD`` is its form of CMD, a client
     configuration starts it, an example of a command it lacks is left out; under ``skc``
     the page is as written. A comment keeps its column (``skillc-lint --help``'s was pushed
-    right by the longer name) where two spaces or more lead to it."""
+    right by the longer name) where two spaces or more lead to it. Its prose, the options'
+    help too, names the script for a command it provides (it said ``skc show`` to a user
+    who has no ``skc``), another's as written; its own top page is as written."""
     from skillc_index.console import CommandGroup
     from skillc_index.helppage import Command
 
     @click.group("demo", cls=CommandGroup)
     def demo() -> None:
-        """A group like each package's."""
+        """A group like each package's: the same as `skc show` under the umbrella."""
 
     @demo.command("show", cls=Command)
+    @click.option("--all", is_flag=True, help="As skc show --all does, not skc show/open.")
     def show() -> None:
         """Show it.
 
-        Prose names `skc show` and `skc build` as they are.
+        Prose names `skc show` and `skc build` (skc show's
+        skc build's).
 
         \b
         Examples:
@@ -373,9 +378,13 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
         """
 
     demo.add_command(click.Command("find"))
-    for prog_name, lines in [
+    for prog_name, prose, lines in [
         (
             "skillc-demo",
+            [
+                "Prose names `skillc-demo show` and `skc build` (skillc-demo show's skc build's).",
+                "As skillc-demo show --all does, not skc show/open.",
+            ],
             [
                 "    skillc-demo show my-skill  # as skc shows it",  # past it: two spaces
                 "    skillc-demo show          # the same column",
@@ -385,6 +394,10 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
         ),
         (
             "skc",
+            [
+                "Prose names `skc show` and `skc build` (skc show's skc build's).",
+                "As skc show --all does, not skc show/open.",
+            ],
             [
                 "    skc show my-skill         # as skc shows it",
                 "    skc show                  # the same column",
@@ -396,8 +409,26 @@ def test_a_help_page_names_the_script_showing_it(capsys: pytest.CaptureFixture[s
     ]:
         demo.main(["show", "--help"], prog_name=prog_name, standalone_mode=False)
         page = capsys.readouterr().out
-        assert "  Prose names `skc show` and `skc build` as they are." in page
+        assert [text in " ".join(page.split()) for text in prose] == [True, True], page
         assert page.split("Examples:\n")[1].split("\n\n")[0].splitlines() == lines
+        demo.main(["--help"], prog_name=prog_name, standalone_mode=False)
+        assert "the same as `skc show` under the umbrella" in capsys.readouterr().out
+
+
+def test_a_package_scripts_prose_names_the_script(cli: Callable[..., Callable[..., Any]]) -> None:
+    """``skillc-index route --help`` told a user of the package alone, who has no ``skc``,
+    to run ``skc route install``: the installed script's pages name it, a command of
+    another package as written (the router tells agents to run ``skc find``)."""
+    script = cli("skillc-index", script=True)
+    route = script("route", "--help")
+    assert route.returncode == 0, route.stderr
+    text = " ".join(route.stdout.split())
+    assert "`skillc-index route install` moves the skills" in text
+    assert "(see `skillc-index list --budget`)" in text
+    assert "with `skc find` (MCP: `skc_find`)" in text
+    assert "`skc route" not in text and "`skc list" not in text
+    top = script("--help")
+    assert "available as `skc init`, `skc list`, ..." in " ".join(top.stdout.split())
 
 
 def test_each_package_group_suggests(tmp_path: Path, home: Path) -> None:

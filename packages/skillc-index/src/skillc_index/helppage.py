@@ -10,9 +10,14 @@ the MCP client configuration) are rewritten (:func:`for_program`): ``skc CMD`` b
 script's own form of CMD (``skillc-gateway find``; ``skillc-lint`` and ``skillc-mcp`` are one
 command each, so ``skc lint PATH`` is ``skillc-lint PATH`` and ``skc mcp`` is ``skillc-mcp``),
 a client configuration that starts ``skc`` starts the script, and an example of a command the
-script does not provide is left out. Under ``skc`` a page is as written. It imports only
-click, and :mod:`~skillc_index.console` imports it: it is on the path of every command, so its
-patterns are compiled only when a package script shows a help page.
+script does not provide is left out. In the prose (every paragraph but those blocks, the
+options' help too) ``skc CMD`` of a command the script provides is its form of CMD, written
+before the paragraph is wrapped (:class:`HelpFormatter`'s ``commands``); another command is
+left as written (``skillc-index route``'s router tells agents to run ``skc find``), and so is
+the script's own top page, which says how its commands are spelled under ``skc``. Under
+``skc`` a page is as written. It imports only click, and :mod:`~skillc_index.console` imports
+it: it is on the path of every command, so its patterns are compiled only when a package
+script shows a help page.
 
 :class:`FormatCommand` is a command whose error that stops the run is also printed in the
 machine format asked for (skillc-lint's, ``skc eval``'s; DECISIONS: a machine format is never
@@ -42,6 +47,10 @@ __all__ = [
 #: ``skc`` as a word, then the command it runs.
 _SKC = r"(?<![\w./-])skc (\S+)"
 
+#: ``skc`` as a word, then a command's name as a word of its own in prose (``skc find's``, a
+#: quoted ``skc build`` too; never ``skc show/outline/open``, the calls an agent makes).
+_SKC_PROSE = r"(?<![\w./-])skc ([a-z][a-z-]*)(?![\w/-])"
+
 #: The first line of a block: text indented (click's own sections, ``Options:``, are not)
 #: and ending with a colon.
 _HEADER = r"^( +)\S.*:$"
@@ -51,11 +60,14 @@ class HelpFormatter(click.HelpFormatter):
     """click's, its text and definition lists wrapped at spaces only: never at a hyphen inside
     an option, a path or inline code (``--write-baseline``, ``.skillc-meta/logs.db``), nor
     inside a word longer than the line (it overflows the line instead), so what a reader
-    copies from a page is whole."""
+    copies from a page is whole. ``commands``: :func:`program_commands` of the page's
+    program (:meth:`Context.make_formatter`), whose forms its prose is written with."""
+
+    commands: dict[str, str] | None = None
 
     def write_text(self, text: str) -> None:
         indent = " " * self.current_indent
-        self.write(_wrap(text, self.width, indent))
+        self.write(_wrap(text, self.width, indent, self.commands))
         self.write("\n")
 
     def write_dl(
@@ -75,16 +87,19 @@ class HelpFormatter(click.HelpFormatter):
                 self.write(" " * (first_col - len(first)))
             else:
                 self.write("\n" + " " * (first_col + self.current_indent))
-            lines = _wrap(second, max(self.width - first_col - 2, 10)).splitlines() or [""]
+            width = max(self.width - first_col - 2, 10)
+            lines = _wrap(second, width, commands=self.commands).splitlines() or [""]
             self.write(f"{lines[0]}\n")
             for line in lines[1:]:
                 self.write(f"{'':>{first_col + self.current_indent}}{line}\n")
 
 
-def _wrap(text: str, width: int, indent: str = "") -> str:
+def _wrap(text: str, width: int, indent: str = "", commands: dict[str, str] | None = None) -> str:
     """click's ``wrap_text(text, width, indent, indent, preserve_paragraphs=True)``
     (paragraphs apart, a ``\\b`` paragraph kept as it is, each at its first line's indent),
-    breaking lines at spaces only (:class:`HelpFormatter`)."""
+    breaking lines at spaces only (:class:`HelpFormatter`); ``commands`` (a package script's:
+    :func:`program_commands`), each other paragraph's ``skc CMD`` written as the script's
+    form of CMD first (:func:`_prose`)."""
     from click._textwrap import TextWrapper
 
     wrapper = TextWrapper(
@@ -108,15 +123,36 @@ def _wrap(text: str, width: int, indent: str = "") -> str:
             if lines[0].strip() == "\b":
                 paragraphs.append(wrapper.indent_only("\n".join(lines[1:])))
             else:
-                paragraphs.append(wrapper.fill(" ".join([lines[0].lstrip(), *lines[1:]])))
+                joined = " ".join([lines[0].lstrip(), *lines[1:]])
+                paragraphs.append(wrapper.fill(_prose(joined, commands)))
     return "\n\n".join(paragraphs)
+
+
+def _prose(text: str, commands: dict[str, str] | None) -> str:
+    """``text`` (a paragraph) with each ``skc CMD`` of a command of ``commands`` written as
+    the program spells it (``skc route install`` is ``skillc-index route install``), the
+    others as they are; ``text`` itself for ``commands`` None (under ``skc``)."""
+    if not commands or "skc " not in text:
+        return text
+    import re
+
+    return re.sub(_SKC_PROSE, lambda found: commands.get(found[1], found[0]), text)
 
 
 class Context(click.Context):
     """The context of the kit's commands: their help pages are written by
-    :class:`HelpFormatter`."""
+    :class:`HelpFormatter`, whose prose names the program showing it (:func:`_prose`),
+    but on a package script's own top page (its group's: it says how the commands are
+    spelled under ``skc``)."""
 
     formatter_class = HelpFormatter
+
+    def make_formatter(self) -> click.HelpFormatter:
+        formatter = super().make_formatter()
+        top = self.parent is None and isinstance(self.command, click.Group)
+        if isinstance(formatter, HelpFormatter) and not top:
+            formatter.commands = program_commands(self)
+        return formatter
 
 
 class Command(click.Command):
