@@ -11,6 +11,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import AccessRecord
 from skillc_index.clock import utc_now
@@ -185,6 +187,52 @@ def test_when_every_row_is_dated_later_every_period_is_shown(
     log_rows(record(demo, "show", {}, timestamp=utc_now()))
     again = stats_cli("stats", "demo", "--format", "json", "--by", "day")
     assert [e["period"] for e in json.loads(again.stdout)["data"]] == [utc_now()[:10]]
+
+
+def test_every_row_after_today_in_todays_week_or_month_is_still_in_its_own_period(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    stats_cli: Run,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every use dated after today (a wrong clock's), the first in today's week and month:
+    the rows' days are compared with today, not their periods. ``--by week`` and ``month``
+    showed today's period only (the later use of today's period failed the test "every row
+    is later"), ``--by day`` all of them. One skill and ``--all``, locally and from the team
+    store alike; the author's own rows (the one each run logs, at the real clock's time)
+    change nothing, a use today drops the later (``--since``: not the runs' own rows)."""
+    import skillc_index.clock
+    from skillc_stats import query_all
+
+    stamps = ("2099-03-04T10:00:00Z", "2099-04-10T10:00:00Z", "2099-05-20T10:00:00Z")
+    log_rows(*(record(demo, "show", {}, timestamp=stamp) for stamp in stamps))
+    log_rows(record(demo, "build", {}, timestamp="2099-03-02T08:00:00Z"))
+    upload_logs(postgres_url, layout)
+    monkeypatch.setattr(skillc_index.clock, "utc_now", lambda: "2099-03-02T12:00:00Z")  # Monday
+    weeks = [(date(2099, 3, 2) + timedelta(weeks=n)).isoformat() for n in range(12)]
+    expected = {
+        "week": {weeks[0]: 1, "2099-04-06": 1, "2099-05-18": 1},
+        "month": {"2099-03": 1, "2099-04": 1, "2099-05": 1},
+    }
+    for by, uses in expected.items():
+        first, last = min(uses), max(uses)
+        for store in ((), ("--from", postgres_url)):
+            result = stats_cli("stats", "demo", "--format", "json", "--by", by, *store)
+            assert result.returncode == 0, result.stderr
+            data = json.loads(result.stdout)["data"]
+            assert (data[0]["period"], data[-1]["period"]) == (first, last), (by, store)
+            assert {e["period"]: e["uses"] for e in data if e["uses"]} == uses, (by, store)
+            given = {"store": store[1]} if store else {}
+            periods = query_all(layout, by=by, **given)["data"]["periods"]
+            assert {p["period"]: p["uses"] for p in periods if p["uses"]} == uses, (by, store)
+            assert (periods[0]["period"], periods[-1]["period"]) == (first, last), (by, store)
+    # a use today: the later rows are a wrong clock's, in no period
+    log_rows(record(demo, "show", {}, timestamp="2099-03-02T09:00:00Z"))
+    for by, today in (("week", weeks[0]), ("month", "2099-03")):
+        again = stats_cli("stats", "demo", "--format", "json", "--by", by, "--since", "2099-01-01")
+        assert [(e["period"], e["uses"]) for e in json.loads(again.stdout)["data"]] == [(today, 2)]
 
 
 #: The rows of :func:`spread_logs`: each skill's commands of each day (uses, author activity,

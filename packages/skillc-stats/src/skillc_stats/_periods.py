@@ -47,24 +47,37 @@ def period_of(day: str, by: str) -> str | None:
 
 
 def shown_periods(
-    kinds: Mapping[str, Counter[str]], last: str, end: str, by: str
+    kinds: Mapping[str, Counter[str]],
+    last: str,
+    end: str,
+    by: str,
+    days: Callable[[], Mapping[str, Counter[str]]],
 ) -> tuple[str, str]:
     """The first and last ``by`` periods shown of ``kinds`` (:func:`kinds_by_period`; both
     empty when it is): from the first period to ``last``, up to the period of the day ``end``
-    (:func:`~skillc_stats._trends.end_day`) at most; unless every row is later (a wrong
-    clock's), leaving the author's own out of that test (``stats``, ``lint``, ``build``:
-    :func:`~skillc_index.accesslog.reader.command_kind`): then from the first later period to
-    ``last``, all of them shown. ``skc stats`` logs its own row today: counted in that test
-    (or shown from today), the next run showed today's period only (or ran from today)."""
+    (:func:`~skillc_stats._trends.end_day`) at most; unless every row is dated after ``end``
+    (a wrong clock's), leaving the author's own out of that test (``stats``, ``lint``,
+    ``build``: :func:`~skillc_index.accesslog.reader.command_kind`): then from the period of
+    the first row after ``end`` to ``last``, all of them shown. ``skc stats`` logs its own row
+    today: counted in that test (or shown from today), the next run showed today's period
+    only (or ran from today). The rows' days are compared with ``end``, not their periods:
+    ``days`` (the same rows by day, read only when the period of ``end`` or a later one holds
+    every counted row) tells them apart in the period of ``end`` (a week's or month's row
+    after today was in today's period, and every later period was dropped)."""
     first, cap = min(kinds, default=""), period_of(end, by)
     if not first or cap is None:
         return first, last
-    later = [period for period in kinds if period > cap]
-    if later and all(
-        p > cap for p, n in kinds.items() if n["use"] or n["failed_use"] or n["other"]
-    ):
-        return min(later), last  # (capped to the first, every later period was dropped)
+    if max(kinds) >= cap and all(p >= cap for p, n in kinds.items() if _counted(n)):
+        by_day = kinds if by == "day" else days()
+        later = [day for day in by_day if day > end]
+        if later and all(day > end for day, n in by_day.items() if _counted(n)):
+            return period_of(min(later), by) or cap, last  # (every later period was dropped)
     return first, min(last, cap)
+
+
+def _counted(kinds: Counter[str]) -> bool:
+    """Whether a period's ``kinds`` hold a row other than the author's own."""
+    return bool(kinds["use"] or kinds["failed_use"] or kinds["other"])
 
 
 def kinds_by_period(rows: Iterable[Sequence[Any]], by: str) -> dict[str, Counter[str]]:

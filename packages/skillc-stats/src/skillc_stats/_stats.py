@@ -415,8 +415,12 @@ class StatsQuery:
         from skillc_stats._periods import kinds_by_period, period_rows, periods_note, shown_periods
         from skillc_stats._trends import end_day
 
-        kinds = kinds_by_period(self._log.day_counts(), by)
-        first, last = shown_periods(kinds, max(kinds, default=""), end_day(self.filters), by)
+        rows = self._log.day_counts()
+        kinds = kinds_by_period(rows, by)
+        last = max(kinds, default="")
+        first, last = shown_periods(
+            kinds, last, end_day(self.filters), by, lambda: kinds_by_period(rows, "day")
+        )
         note = periods_note(first, last, by)
         if note is not None:
             self._notes[by] = note

@@ -166,7 +166,11 @@ def trends(counts: AllCounts, by: str, end: str) -> dict[str, Any]:
 
     kinds = kinds_by_period(summed(), by)
     runs_to = max(max(kinds, default=""), period_of(end, by) or "")  # (today's: quiet ones)
-    first, last = shown_periods(kinds, runs_to, end, by) if kinds else ("", "")
+
+    def days() -> dict[str, Counter[str]]:  # (a second read: only when every row may be later)
+        return kinds_by_period(counts.counts(("day",), "day", per_skill=False), "day")
+
+    first, last = shown_periods(kinds, runs_to, end, by, days) if kinds else ("", "")
     note = periods_note(first, last, by)
     if note is not None:
         counts.notes[by] = note
