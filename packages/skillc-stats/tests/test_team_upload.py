@@ -255,6 +255,125 @@ def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
     rollups_match_rows(postgres_url)
 
 
+def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C while two threads each store a batch of a long log: each ends after that
+    batch (each went on to the end of its log, a 500k-row log minutes later) and the upload
+    raises :class:`~skillc_stats._team.UploadInterrupted`, whose report holds the rows
+    stored by then (the count, marked interrupted, and the warning saying so); the next
+    upload sends the rest."""
+    import signal
+    import time
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 50))
+    log_rows(*numbered(demo, 0, 40), to=primary_log(other_runtime(layout, demo) / "demo"))
+    interrupted, both, copies = threading.Event(), threading.Barrier(2, timeout=60), []
+    copy = _team.TeamStore._copy
+
+    def ctrl_c(*args: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    def first_interrupted(store: _team.TeamStore, batch: list[Any]) -> None:
+        copies.append(len(batch))
+        if len(copies) <= 2:  # each thread's first batch: a Ctrl-C once both are storing
+            if both.wait() == 0:
+                time.sleep(0.3)  # the main thread waits for the threads
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            assert interrupted.wait(60)
+            time.sleep(0.3)  # the main thread tells the threads to end
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", first_interrupted)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with pytest.raises(_team.UploadInterrupted) as stopped:
+            upload_logs(postgres_url, layout, user="alice", machine="m1")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert copies == [5, 5]  # the batch each thread was storing, no other
+    report = stopped.value.report
+    assert report.interrupted and report.added == team_count(postgres_url) == 10
+    assert report.to_dict()["interrupted"] and report.to_dict()["added"] == 10
+    assert sorted(log.added for log in report.logs) == [5, 5]
+    assert [notice.text for notice in report.warnings] == [
+        f"interrupted: 10 entries stored in {report.store}; the next 'sync --to' sends the rest"
+    ]
+    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
+    again = upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert not again.interrupted and again.added == 80
+    assert team_count(postgres_url) == 90
+    rollups_match_rows(postgres_url)
+
+
+def test_a_ctrl_c_of_sync_to_says_what_was_stored_and_exits_130(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    clean_env: dict[str, str],
+    project: Path,
+) -> None:
+    """A real SIGINT to ``skillc-stats sync --to`` once a batch of a 100k-row log is stored:
+    exit 130 and, on stderr, the one line saying how many entries were stored (it exited
+    saying nothing), the same count the store holds; no "Uploaded" line. In JSON, the upload
+    marked ``interrupted`` with that count. The next upload sends the rest."""
+    import json
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    log = log_rows(*numbered(demo, 0, 1))
+    with sqlite3.connect(log) as db:
+        db.execute(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)"
+            " SELECT timestamp, 'r' || i, command, skill, skill_path, cwd, args"
+            " FROM access_log, n"
+        )
+    db.close()
+    _team.TeamStore(postgres_url).close()  # (the schema made: its rows counted from the start)
+
+    def interrupted(*extra: str) -> tuple[subprocess.CompletedProcess[str], int]:
+        before = team_count(postgres_url) if extra else 0
+        command = [sys.executable, "-m", "skillc_stats", "sync", "--to", postgres_url, *extra]
+        process = subprocess.Popen(
+            command, cwd=project, env=clean_env, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while team_count(postgres_url) == before and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        done = subprocess.CompletedProcess(command, process.returncode, out, err)
+        return done, team_count(postgres_url)
+
+    result, stored = interrupted()
+    assert result.returncode == 130, result
+    assert 0 < stored < 100_000 and "Uploaded" not in result.stdout
+    assert result.stderr.splitlines()[-1] == (
+        f"warning: interrupted: {stored:,} entries stored in {_team.masked(postgres_url)}; "
+        "the next 'sync --to' sends the rest"
+    ), result.stderr
+    result, total = interrupted("--format", "json")
+    assert result.returncode == 130, result
+    answer = json.loads(result.stdout)
+    assert answer["interrupted"] and answer["added"] == total - stored > 0
+    assert "interrupted: " in result.stderr
+    rest = upload_logs(postgres_url, layout, user=_team.current_user(), machine="m1")
+    assert not rest.interrupted and team_count(postgres_url) == 100_000
+
+
 def other_runtime(layout: Layout, demo: ResolvedSkill) -> Path:
     """The runtime store other than ``demo``'s (the global one): a second log of the skill."""
     return next(

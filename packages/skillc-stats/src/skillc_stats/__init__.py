@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "TranscriptSync": "_transcripts",
     "sync_transcripts": "_transcripts",
     "query_all": "_usage",
+    "UploadInterrupted": "_team",
     "UploadReport": "_team",
     "upload_logs": "_team",
 }
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from skillc_stats._sync import SkillSync as SkillSync
     from skillc_stats._sync import SyncReport as SyncReport
     from skillc_stats._sync import sync_logs as sync_logs
+    from skillc_stats._team import UploadInterrupted as UploadInterrupted
     from skillc_stats._team import UploadReport as UploadReport
     from skillc_stats._team import upload_logs as upload_logs
     from skillc_stats._transcripts import SkillImport as SkillImport

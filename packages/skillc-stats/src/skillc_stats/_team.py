@@ -54,6 +54,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
+from threading import Event
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import (
@@ -148,6 +149,9 @@ class TeamStore:
         self.shown = masked(url)
         #: The rows this store refused before, not sent again by uploads (:mod:`._team_sent`).
         self.claims = StoreClaims(None, self)
+        #: The rows this connection's committed batches added (what a Ctrl-C leaves stored),
+        #: and the event that ends its upload after the batch it is storing (:func:`_upload_each`).
+        self.added, self.halt = 0, Event()
         self._psycopg = _driver()
         try:
             # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
@@ -360,9 +364,11 @@ class TeamStore:
                         added, refused, horizon = self._insert(batch, key, previous, machine, user)
                         tail.sent(batch, refused, horizon)
                 break
-            while batch := next(rows, []):
+            self.added += added
+            while not self.halt.is_set() and (batch := next(rows, [])):
                 with self.db.transaction():
                     more, less, horizon = self._send(batch, key, previous, machine, user)
+                self.added += more
                 tail.sent(batch, less, horizon)
                 added, refused = added + more, refused + less
         if key.writable and key.previous_upto:
@@ -487,11 +493,17 @@ class UploadReport(NamedTuple):
     machine: str
     logs: tuple[LogUpload, ...]
     warnings: tuple[Notice, ...] = ()
-    """The rows refused could not be remembered (:meth:`~._team_sent.SentState.save`)."""
+    """The rows refused could not be remembered (:meth:`~._team_sent.SentState.save`); a
+    Ctrl-C's (:attr:`stored`: the rows stored by then; ``logs``: those it was done with)."""
+    stored: int | None = None
 
     @property
     def added(self) -> int:
-        return sum(log.added for log in self.logs)
+        return sum(log.added for log in self.logs) if self.stored is None else self.stored
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stored is not None
 
     @property
     def refused(self) -> int:
@@ -510,6 +522,7 @@ class UploadReport(NamedTuple):
             "machine": self.machine,
             "added": self.added,
             "refused": self.refused,
+            "interrupted": self.interrupted,
             "logs": [
                 {
                     "path": log.path,
@@ -521,6 +534,15 @@ class UploadReport(NamedTuple):
                 for log in self.logs
             ],
         }
+
+
+class UploadInterrupted(KeyboardInterrupt):
+    """Ctrl-C ended an upload (:func:`upload_logs`), each connection after the batch it was
+    storing: ``report`` holds the rows stored by then."""
+
+    def __init__(self, report: UploadReport) -> None:
+        super().__init__()
+        self.report = report
 
 
 def local_logs(layout: Layout) -> list[Path]:
@@ -560,7 +582,8 @@ def upload_logs(
 
     Raises E100 for an argument that is no ``str``, :class:`~skillc_index.DriverMissing` (E044)
     without psycopg and :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot
-    be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on."""
+    be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on.
+    A Ctrl-C ends each connection after its batch: :class:`UploadInterrupted`, the rows stored."""
     url = checked_text(url, "url", "a postgresql:// URL")
     # text as any other (a login or host name not UTF-8: U+FFFD for each byte that is not)
     user = key_bounded(valid_utf8(checked_text(user or current_user(), "user", "a name")))
@@ -570,6 +593,8 @@ def upload_logs(
     paths = local_logs(layout)
     sent = SentState.of(layout)  # (the rows each store refused: :mod:`._team_sent`)
     unsaved: Notice | None = None
+    done: dict[int, LogUpload] = {}
+    stored: int | None = None
     with TeamStore(url) as store:  # creates or migrates the schema, once
         stores = [store]
         try:
@@ -580,30 +605,40 @@ def upload_logs(
                     break  # a server or role allowing one connection: one log at a time
             for each in stores:
                 each.claims = StoreClaims(sent, each)
-            results = _upload_each(stores, paths, layout, machine, user)
+            _upload_each(stores, paths, layout, machine, user, done)
+        except KeyboardInterrupt:  # each connection ended after its batch: say what is stored
+            stored = sum(each.added for each in stores)
         finally:
             for other in stores[1:]:
                 other.close()
             unsaved = sent.save()  # the claims of the logs uploaded (a Ctrl-C too)
-    warnings = () if unsaved is None else (unsaved,)
-    return UploadReport(store.shown, user, machine, tuple(results), warnings)
+    warnings: tuple[Notice, ...] = () if unsaved is None else (unsaved,)
+    logs = tuple(done[index] for index in sorted(done))
+    if stored is None:
+        return UploadReport(store.shown, user, machine, logs, warnings)
+    said = f"interrupted: {stored:,} {'entry' if stored == 1 else 'entries'} stored in"
+    said += f" {store.shown}; the next 'sync --to' sends the rest"
+    warnings += (Notice(said),)
+    raise UploadInterrupted(UploadReport(store.shown, user, machine, logs, warnings, stored))
 
 
 def _upload_each(
-    stores: list[TeamStore], paths: list[Path], layout: Layout, machine: str, user: str
-) -> list[LogUpload]:
+    stores: list[TeamStore], paths: list[Path], layout: Layout, machine: str, user: str,
+    done: dict[int, LogUpload],
+) -> None:  # fmt: skip
     """Each of ``paths`` uploaded whole through one of ``stores`` (a thread each, taking the
     next log when done with one: the client reads and sends one log while the server stores
     another's batch). Logs of one key (copies of a log, its identity included) go up one
     after the other through one store, as they would alone: the later one then sees what the
     earlier stored and is told apart (:meth:`TeamStore.upload`). Logs of different keys never
     meet in ``access_log``; their rollup sums may (two logs of one skill), which uploads of
-    many machines at once already share (each batch updates its keys in one order). The
-    first store error or a Ctrl-C ends each thread after its log, and is raised."""
+    many machines at once already share (each batch updates its keys in one order). Each
+    log's :class:`LogUpload` goes in ``done`` by its index in ``paths``. The first store error
+    or a Ctrl-C ends each connection after the batch it is storing (:attr:`TeamStore.halt`;
+    one in this thread at once, its batch rolled back), and is raised."""
     from concurrent.futures import ThreadPoolExecutor
-    from threading import Event, Lock
+    from threading import Lock
 
-    done: dict[int, LogUpload] = {}
     same_key: dict[str, list[tuple[int, Path, LogKey]]] = {}
     for index, path in enumerate(paths):
         try:
@@ -615,20 +650,24 @@ def _upload_each(
             done[index] = LogUpload(str(path), 0)
         else:
             same_key.setdefault(key.key, []).append((index, path, key))
-    pending = iter(same_key.values())
-    taking, stop = Lock(), Event()
+    pending, taking, halt = iter(same_key.values()), Lock(), Event()
+    for store in stores:
+        store.halt = halt  # (one for all: an error or a Ctrl-C ends each after its batch)
 
     def work(store: TeamStore) -> None:
         try:
-            while not stop.is_set():
+            while not halt.is_set():
                 with taking:
                     logs = next(pending, None)
                 if logs is None:
                     return
                 for index, path, key in logs:
+                    if halt.is_set():
+                        return
                     done[index] = _upload_one(store, path, key, machine, user)
-        finally:  # done, or an error: the other threads take no more logs
-            stop.set()
+        except BaseException:  # an error: the others end after their batch
+            halt.set()
+            raise
 
     if len(stores) == 1:
         work(stores[0])
@@ -637,9 +676,9 @@ def _upload_each(
             try:
                 for future in [pool.submit(work, store) for store in stores]:
                     future.result()
-            finally:  # a Ctrl-C here too: the threads end their logs and take no more
-                stop.set()
-    return [done[index] for index in sorted(done)]
+            except BaseException:  # a Ctrl-C here too: the threads end after their batch
+                halt.set()
+                raise
 
 
 def _upload_one(store: TeamStore, path: Path, key: LogKey, machine: str, user: str) -> LogUpload:

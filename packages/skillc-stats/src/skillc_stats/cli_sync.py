@@ -10,12 +10,14 @@ import click
 
 from skillc_index import printable
 from skillc_index.console import Call, command
+from skillc_index.streams import INTERRUPTED
 from skillc_stats.operations import SYNC, SyncParams, SyncResult
 
 
 def _status(result: SyncResult) -> int:
-    """1 when a skill or a log could not be synced (the others are), in every format."""
-    return 0 if result.ok else 1
+    """1 when a skill or a log could not be synced (the others are), 130 when Ctrl-C ended the
+    upload (what it stored is said on stderr), in every format."""
+    return INTERRUPTED if result.interrupted else 0 if result.ok else 1
 
 
 @command(SYNC, status=_status)
@@ -63,6 +65,6 @@ def sync_command(result: SyncResult, call: Call[SyncParams]) -> None:
         if synced.error is None:  # the others' errors are the result's warnings
             click.echo(sync_line(synced, merged.dry_run))
     result.check()  # an upload that failed: its error, after the rows merged before it
-    if result.uploaded is not None:
+    if result.uploaded is not None and not result.uploaded.interrupted:  # (said on stderr)
         for line in upload_lines(result.uploaded):
             click.echo(line)

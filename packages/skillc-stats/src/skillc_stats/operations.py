@@ -509,6 +509,11 @@ class SyncResult(Record):
         return self.failed is None and all(part.ok for part in parts if part is not None)
 
     @property
+    def interrupted(self) -> bool:
+        """Ctrl-C ended the upload: :attr:`uploaded` holds the rows stored by then."""
+        return self.uploaded is not None and self.uploaded.interrupted
+
+    @property
     def warnings(self) -> tuple[Diagnostic | Notice, ...]:
         """The transcripts' or the upload's notices, then the error of each skill or log not
         synced."""
@@ -571,7 +576,7 @@ def sync(session: Session, params: SyncParams) -> SyncResult:
         merged = sync_logs(params.skill, project=params.project, dry_run=params.dry_run)
         return SyncResult(merged)
     from skillc_index import Layout, SkillcError
-    from skillc_stats._team import upload_logs
+    from skillc_stats._team import UploadInterrupted, upload_logs
     from skillc_stats._team_url import team_url
 
     url = team_url(params.to, session.config.stats_url, "--to")
@@ -581,6 +586,8 @@ def sync(session: Session, params: SyncParams) -> SyncResult:
         uploaded = upload_logs(url, layout)
     except SkillcError as exc:  # after the merge, which the text still shows
         return SyncResult(merged, failed=exc)
+    except UploadInterrupted as exc:  # what was stored is said (and the command ends with 130)
+        return SyncResult(merged, uploaded=exc.report)
     return SyncResult(merged, uploaded=uploaded)
 
 

@@ -242,6 +242,9 @@ class UploadShape(TypedDict):
     machine: str
     added: int
     refused: Annotated[int, "Rows older than the store's retention horizon: not stored."]
+    interrupted: Annotated[
+        bool, "Ctrl-C ended the upload (exit status 130): added is what was stored by then."
+    ]
     logs: list[LogUploadShape]
 
 
