@@ -16,7 +16,7 @@ import pytest
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import primary_log
-from skillc_stats import _team, upload_logs
+from skillc_stats import _log_keys, _team, upload_logs
 from skillc_stats._log_keys import log_key
 from skillc_stats._team_sql import (
     MIGRATIONS,
@@ -102,6 +102,75 @@ def test_an_uploader_paused_in_its_copy_holds_no_one_up(
         assert first.result().added == 0
     assert team_count(postgres_url) == 5
     rollups_match_rows(postgres_url)
+
+
+@pytest.mark.parametrize(
+    ("where", "lost"),
+    [("_lock", False), ("_insert", True)],
+    ids=["the-server-says-so", "its-message-lost"],
+)
+def test_an_uploader_stalled_inside_a_batch_is_told_the_idle_timeout_ended_it(
+    where: str,
+    lost: bool,
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An uploader stopped inside a batch (Ctrl-Z, a suspended laptop) longer than the
+    server lets a transaction sit idle: the server ends the session. Its E043 names that
+    timeout, whether the driver reports the server's reason (SQLSTATE 25P03) or, as libpq
+    often does when the stopped process resumes (it read the server's message while idle:
+    here ``consume_input``), only "server closed the connection unexpectedly", which hid
+    the cause; the whole batches before are stored and the next upload sends the rest. A
+    connection the server ends for another cause in a short batch gets no such hint."""
+    import time
+
+    import psycopg
+
+    from skillc_index import TeamStoreUnavailable
+
+    monkeypatch.setattr(_team, "IDLE_TIMEOUT", "1s")
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 20))
+    step, calls = getattr(_team.TeamStore, where), []
+
+    def stalled(store: _team.TeamStore, *args: Any) -> Any:
+        calls.append(where)
+        if len(calls) == 2:  # the second batch
+            time.sleep(2.5)
+            if lost:
+                store.db.pgconn.consume_input()
+        return step(store, *args)
+
+    monkeypatch.setattr(_team.TeamStore, where, stalled)
+    with pytest.raises(TeamStoreUnavailable) as ended:
+        upload_logs(postgres_url, layout, user="alice", machine="m1")
+    reason = ended.value.reason
+    said = "server closed the connection unexpectedly" if lost else "idle-in-transaction timeout"
+    assert said in reason and ("its batch had been open " in reason) == lost, reason
+    assert reason.endswith(
+        "the server ends a session left idle 1s inside a transaction, "
+        "idle_in_transaction_session_timeout: this process was stopped or suspended in one; "
+        "run the command again, what an upload stored stays)"
+    ), reason
+    assert team_count(postgres_url) == 5
+    monkeypatch.setattr(_team.TeamStore, where, step)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 15
+
+    def killed(store: _team.TeamStore, *args: Any) -> Any:  # ended at once, by an admin
+        with psycopg.connect(postgres_url, autocommit=True) as db:
+            db.execute("SELECT pg_terminate_backend(%s)", [store.db.info.backend_pid])
+        time.sleep(0.2)
+        store.db.pgconn.consume_input()  # (its message lost too)
+        return step(store, *args)
+
+    log_rows(*numbered(demo, 20, 5))
+    monkeypatch.setattr(_team.TeamStore, where, killed)
+    with pytest.raises(TeamStoreUnavailable) as other:
+        upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert "idle" not in other.value.reason, other.value.reason
 
 
 def test_logs_go_up_through_two_connections(
@@ -384,7 +453,7 @@ def other_runtime(layout: Layout, demo: ResolvedSkill) -> Path:
 
 
 def _team_order(layout: Layout, added: dict[Path, int]) -> list[tuple[Path, int]]:
-    return [(path, added[path]) for path in _team.local_logs(layout)]
+    return [(path, added[path]) for path in _log_keys.local_logs(layout)]
 
 
 def _old_store(postgres_server: Any, layout: Layout, version: int) -> tuple[str, str]:

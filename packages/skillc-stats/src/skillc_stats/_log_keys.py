@@ -22,8 +22,9 @@ from contextlib import closing, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from skillc_index import Layout
+from skillc_index import META_DIR, Layout
 from skillc_index.accesslog import (
+    LOG_FILE,
     ForeignLog,
     check_schema,
     connect,
@@ -146,3 +147,20 @@ def settle(path: Path, key: str) -> None:
     """Forget the earlier key of the log at ``path``: its rows are all stored under ``key``."""
     with suppress(OSError, sqlite3.Error), closing(connect(path)) as db:
         settle_identity(db, key)  # failing, it is compared again next time: nothing twice
+
+
+def local_logs(layout: Layout) -> list[Path]:
+    """The primary runtime logs of this working folder's stores (project, then global):
+    ``<runtime store>/<skill>/.skillc-meta/logs.db``."""
+    found: list[Path] = []
+    for scope in layout.scopes():
+        store = layout.runtime_store(scope)
+        try:
+            names = sorted(entry.name for entry in os.scandir(store) if entry.is_dir())
+        except OSError:
+            continue
+        for name in names:
+            path = store / name / META_DIR / LOG_FILE
+            if path.is_file():
+                found.append(path)
+    return found

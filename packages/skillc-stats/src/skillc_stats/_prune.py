@@ -91,7 +91,7 @@ def _skip_reason(path: Path, layout: Layout) -> str | None:
 def prune_logs(layout: Layout, before: str, *, dry_run: bool = False) -> PruneReport:
     """Delete the rows older than ``before`` from every runtime log of ``layout``'s stores."""
     from skillc_index.accesslog import prune_rows
-    from skillc_stats._team import local_logs
+    from skillc_stats._log_keys import local_logs
 
     found: list[PrunedLog] = []
     for path in local_logs(layout):

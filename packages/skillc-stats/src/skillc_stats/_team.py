@@ -48,17 +48,16 @@ with its password (:func:`._team_url.masked`), in messages or in the access log.
 from __future__ import annotations
 
 import getpass
-import os
 import socket
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 from threading import Event
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index import (
-    META_DIR,
     DriverMissing,
     Layout,
     Notice,
@@ -67,16 +66,16 @@ from skillc_index import (
     UnreadableFile,
     valid_utf8,
 )
-from skillc_index.accesslog import LOG_FILE, open_log
+from skillc_index.accesslog import open_log
 from skillc_index.accesslog.reader import USE_COMMANDS, SkillUsage
 from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
 from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
-from skillc_stats._log_keys import LogKey, key_of, log_key, renewed_key, settle
+from skillc_stats._log_keys import LogKey, key_of, local_logs, log_key, renewed_key, settle
 from skillc_stats._team_rows import key_bounded, stored_row
 from skillc_stats._team_sent import SentState, StoreClaims
-from skillc_stats._team_url import masked, scrubbed
+from skillc_stats._team_url import idle_hint, masked, scrubbed
 
 if TYPE_CHECKING:
     import psycopg
@@ -152,6 +151,7 @@ class TeamStore:
         #: The rows this connection's committed batches added (what a Ctrl-C leaves stored),
         #: and the event that ends its upload after the batch it is storing (:func:`_upload_each`).
         self.added, self.halt = 0, Event()
+        self._began: float | None = None  # (when the batch being stored began: :meth:`failure`)
         self._psycopg = _driver()
         try:
             # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
@@ -179,7 +179,12 @@ class TeamStore:
         return self._psycopg.Error  # type: ignore[no-any-return]
 
     def failure(self, exc: BaseException) -> TeamStoreUnavailable:
-        return TeamStoreUnavailable(self.shown, scrubbed(str(exc) or type(exc).__name__, self.url))
+        """E043, the driver's message its hint; one of a session the server ended for sitting
+        idle in a transaction says so (:func:`idle_hint`)."""
+        reason = scrubbed(str(exc) or type(exc).__name__, self.url)
+        db = getattr(self, "db", None)  # (None: the connection failed)
+        began = None if db is None or not db.broken else self._began
+        return TeamStoreUnavailable(self.shown, idle_hint(reason, exc, began, IDLE_TIMEOUT))
 
     def close(self) -> None:
         self.db.close()
@@ -351,7 +356,7 @@ class TeamStore:
                 start, tail = self.claims.resume(key.key, local, start, sure=previous is None)
                 rows = rows_after(local, start, BATCH_ROWS, BATCH_CHARS)
                 batch = next(rows, [])
-                with self.db.transaction():
+                with self._batch():
                     self._copy(batch)
                     self._lock(key)
                     found = self._last(key.key)  # another upload may have stored since
@@ -366,7 +371,7 @@ class TeamStore:
                 break
             self.added += added
             while not self.halt.is_set() and (batch := next(rows, [])):
-                with self.db.transaction():
+                with self._batch():
                     more, less, horizon = self._send(batch, key, previous, machine, user)
                 self.added += more
                 tail.sent(batch, less, horizon)
@@ -380,6 +385,14 @@ class TeamStore:
                 settle(log, key.key)
         self.claims.remember(key.key, tail, self._last)  # the rows above the store's, refused
         return added, renewed, refused
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
+        """The transaction of one batch, the time it began kept while it is open."""
+        self._began = time.monotonic()
+        with self.db.transaction():
+            yield
+        self._began = None
 
     def _send(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str
@@ -543,23 +556,6 @@ class UploadInterrupted(KeyboardInterrupt):
     def __init__(self, report: UploadReport) -> None:
         super().__init__()
         self.report = report
-
-
-def local_logs(layout: Layout) -> list[Path]:
-    """The primary runtime logs of this working folder's stores (project, then global):
-    ``<runtime store>/<skill>/.skillc-meta/logs.db``."""
-    found: list[Path] = []
-    for scope in layout.scopes():
-        store = layout.runtime_store(scope)
-        try:
-            names = sorted(entry.name for entry in os.scandir(store) if entry.is_dir())
-        except OSError:
-            continue
-        for name in names:
-            path = store / name / META_DIR / LOG_FILE
-            if path.is_file():
-                found.append(path)
-    return found
 
 
 def current_user() -> str:
