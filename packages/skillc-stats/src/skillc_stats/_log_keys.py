@@ -1,5 +1,5 @@
 """How the team store knows a local log (:mod:`._team`): its key, and what its rows may be
-stored under already.
+stored under already; and the logs an upload sends (:func:`local_logs`).
 
 The key is the identity the log holds (:mod:`skillc_index.accesslog.identity`: random, kept
 for the log's whole life). A skillc log written before identities came is given one the first
