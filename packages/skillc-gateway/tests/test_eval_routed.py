@@ -275,3 +275,28 @@ def test_skills_installed_only_for_other_agents_are_not_warned_of(
     done = gateway("eval", "--agent", "codex")
     assert "1 installed skill with trigger cases not scored: codex" in done.stderr, done.stderr
     assert "(lone)" in done.stderr
+
+
+def test_identical_copies_of_a_routed_skill_are_one_skill_as_find_shows_them(
+    cli: Any, eval_json: Any, gateway_process: Any, project: Path, write_skill: Any
+) -> None:
+    """A skill kept as identical copies in Claude Code's and Codex's folders: after Claude's
+    ``route install`` the Codex copy, which ``find`` ranks, tied with the routed skill and took
+    its case (``taken by notes (place 2)``, RECALL@1 0%), though ``find`` shows the copies as
+    one skill. Copies of one content digest are one skill of the ranking, as ``find`` groups
+    them, the routed skill standing for its copies; a copy that differs is a rival still."""
+    text = {"description": "Take meeting notes and file them.", "body": "## Notes\n\nFile.\n"}
+    for folder in (project / ".claude" / "skills", project / ".agents" / "skills"):
+        write_skill(folder / "notes", **text)
+    _cases(project / ".claude" / "skills" / "notes", ["notes", "take meeting notes"])
+    assert cli("skillc_index")("route", "install").returncode == 0
+    found = gateway_process("find", "notes", "--format", "json")
+    assert len(json.loads(found.stdout)["skills"]) == 1, found.stdout  # find: one skill
+    code, report = eval_json("--top", "1", "--min-recall", "1")
+    assert code == 0, report
+    cases = report["skills"][0]["results"]
+    assert [(case["place"], case["taken_by"]) for case in cases] == [(1, None)] * 2, cases
+    # the Codex copy edited: two skills, tied on the name, the routed one no longer first alone
+    write_skill(project / ".agents" / "skills" / "notes", **{**text, "body": "## Notes\n"})
+    code, report = eval_json("--top", "1", "--min-recall", "1")
+    assert code == 1 and report["skills"][0]["results"][0]["taken_by"] == "notes", report

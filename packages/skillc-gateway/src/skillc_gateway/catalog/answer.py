@@ -8,7 +8,8 @@ the first one shown)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog.scan import Walk
     from skillc_index.inventory.folders import Root
 
-__all__ = ["MAX_NAME", "Seen", "answer", "find_ranking"]
+__all__ = ["MAX_NAME", "Seen", "answer", "find_ranking", "grouped_ranking"]
 
 #: A query longer than a skill name may be (the Agent Skills spec: 64) names no skill.
 MAX_NAME = 64
@@ -164,14 +165,9 @@ def answer(
     """The best ``limit`` skills of ``seen`` for ``query`` (``semantic``: whether the
     semantic step ranks too), duplicates collapsed."""
     candidates = seen.priorities
-    want = limit * 2 + 10
     lines: rank.Lines = {}  # the request's word lines: read once, for its ranks and sections
-    while True:
-        ranked = find_ranking(db, query, want, candidates, semantic, lines)
-        groups = _groups(db, ranked)
-        if len(groups) >= limit or len(ranked) < want:
-            break
-        want *= 4
+    digests = partial(catalog_database.skill_digests, db)
+    groups = grouped_ranking(db, query, limit, digests, candidates, semantic, lines)
     stores = tuple(str(layout.store(scope)) for scope in layout.scopes())
     linked = _linked_stores(layout)
     best = list(groups.items())[:limit]
@@ -234,19 +230,32 @@ def _named(db: sqlite3.Connection, query: str, candidates: Collection[int] | Non
     return {skill_id for skill_id in found if candidates is None or skill_id in candidates}
 
 
-def _groups(
-    db: sqlite3.Connection, ranked: list[tuple[int, float]]
+def grouped_ranking(
+    db: sqlite3.Connection,
+    query: str,
+    limit: int,
+    digests: Callable[[list[int]], Mapping[int, str | None]],
+    candidates: Collection[int] | None = None,
+    semantic: bool | None = None,
+    lines: rank.Lines | None = None,
 ) -> dict[str, tuple[int, float]]:
-    """Ranked skills by content digest, in rank order: the first (best) of each."""
-    if not ranked:
-        return {}
-    digests = catalog_database.skill_digests(db, [skill_id for skill_id, _ in ranked])
-    groups: dict[str, tuple[int, float]] = {}
-    for skill_id, score in ranked:
-        digest = digests.get(skill_id)
-        if digest is not None and digest not in groups:
-            groups[digest] = (skill_id, score)
-    return groups
+    """:func:`find_ranking` with the identical copies of a skill as one: the ranked skills by
+    content digest (``digests`` of their ids; a skill of none is left out), in rank order,
+    the first (best) of each with its score, at least ``limit`` of them when there are. The
+    one grouping of find's answers (:func:`answer`) and of ``skc eval``'s skills behind a
+    router."""
+    want = limit * 2 + 10
+    while True:
+        ranked = find_ranking(db, query, want, candidates, semantic, lines)
+        groups: dict[str, tuple[int, float]] = {}
+        of = digests([skill_id for skill_id, _ in ranked]) if ranked else {}
+        for skill_id, score in ranked:
+            digest = of.get(skill_id)
+            if digest is not None and digest not in groups:
+                groups[digest] = (skill_id, score)
+        if len(groups) >= limit or len(ranked) < want:
+            return groups
+        want *= 4
 
 
 def _linked_stores(layout: Layout) -> list[tuple[Path, frozenset[str] | None]]:

@@ -16,8 +16,10 @@ headings and body. So a routed skill's request is ranked over a second index, th
 skills as ``find`` indexes them (:func:`find_text`: the router itself is not one, as the
 inventory leaves it out), and every other installed skill ``find`` ranks (those installed only
 for other agents: :attr:`Library.others`), by find's own ranking
-(:func:`skillc_gateway.catalog.answer.find_ranking`: a request that is a skill's name ranks it
-first), lexical only: the same scores on every machine (:meth:`Library.rank_of`).
+(:func:`skillc_gateway.catalog.answer.grouped_ranking`: a request that is a skill's name ranks
+it first, and identical copies of a skill are one, as find shows them: a routed skill's copy
+installed for another agent is no rival of it), lexical only: the same scores on every machine
+(:meth:`Library.rank_of`).
 """
 
 from __future__ import annotations
@@ -198,6 +200,7 @@ class Library:
         """``find``'s index of the skills it reaches (every one but the router), each as
         :func:`find_text` reads it; made when a skill is routed."""
         self.texts: dict[int, SkillText] = {}
+        self._digests: dict[int, str] = {}  # each indexed text's content digest, by id
         self._other_texts: dict[int, SkillText] = {}  # each of ``others`` find reads
         self.db = _ranking_db((skill, entry.name) for skill, entry in enumerate(self.entries))
         for skill, entry in enumerate(self.entries):
@@ -207,8 +210,6 @@ class Library:
             self._index_found()
 
     def _index_found(self) -> None:
-        from skillc_gateway.catalog.postings import add
-
         for skill, entry in enumerate(self.entries):
             if entry.router:
                 continue
@@ -222,9 +223,9 @@ class Library:
             if text is not None:
                 found[other] = self._other_texts[other] = text
         # named as find's catalog names a skill: by its SKILL.md (a plugin's without plugin:)
-        self.finder = _ranking_db((skill, text.name) for skill, text in found.items())
+        finder = self.finder = _ranking_db((skill, text.name) for skill, text in found.items())
         for skill, text in found.items():
-            add(self.finder, skill, text)
+            self._index(finder, skill, text)
         self._finish(self.finder)
 
     def name_of(self, skill: int) -> str:
@@ -241,10 +242,17 @@ class Library:
         entry = self.entries[skill]
         if state == "routed":  # in find's index, not the listing
             if self.finder is not None and skill in self.texts:
-                text = self.texts[skill]._replace(description=description)
-                add(self.finder, skill, text)
+                self._index(self.finder, skill, self.texts[skill]._replace(description=description))
             return
         add(self.db, skill, SkillText(entry.name, description, "", (), entry.folder.name))
+
+    def _index(self, finder: sqlite3.Connection, skill: int, text: SkillText) -> None:
+        """Index ``skill`` in ``finder`` as ``text``, with its content digest."""
+        from skillc_gateway.catalog.indexer import skill_digest
+        from skillc_gateway.catalog.postings import add
+
+        add(finder, skill, text)
+        self._digests[skill] = skill_digest(text)
 
     @staticmethod
     def _finish(db: sqlite3.Connection | None) -> None:
@@ -261,11 +269,21 @@ class Library:
     def rank_of(self, skill: int, query: str) -> Ranking:
         """The ranking that decides whether ``query`` reaches ``skill``: a routed skill's is
         ``find``'s over every skill it reaches (the agent follows the router, which asks for
-        ``skc find`` before anything else), any other's the listing's (:meth:`rank`)."""
+        ``skc find`` before anything else), identical copies one skill as find shows them
+        (:func:`~skillc_gateway.catalog.answer.grouped_ranking`: by content digest), ``skill``
+        standing for its own copies; any other's the listing's (:meth:`rank`)."""
         if self.entries[skill].state == "routed" and self.finder is not None:
-            from skillc_gateway.catalog.answer import find_ranking
+            from skillc_gateway.catalog.answer import grouped_ranking
 
-            found = find_ranking(self.finder, query, RANKED, semantic=False)
+            digests = self._digests
+            groups = grouped_ranking(
+                self.finder, query, RANKED, lambda ids: digests, semantic=False
+            )
+            own = digests.get(skill)
+            found = [
+                (skill if digest == own else best, score)
+                for digest, (best, score) in list(groups.items())[:RANKED]
+            ]
             return Ranking(tuple(skill for skill, _ in found), tuple(score for _, score in found))
         return self._rank(self.db, query)
 
