@@ -249,6 +249,10 @@ def test_a_routed_skill_is_ranked_by_find_s_own_ranking_over_find_s_skills(
     assert (cases["notes"]["place"], cases["notes"]["passed"]) == (1, True), cases["notes"]
     helm_case = cases["roll out a helm chart"]
     assert (helm_case["place"], helm_case["taken_by"]) == (2, "helm-rollout"), helm_case
+    # --path: the skills under it alone, as `find --path .claude/skills` ranks them
+    _, given = eval_json("--path", ".claude/skills", "--top", "1")
+    cases = {case["query"]: case for skill in given["skills"] for case in skill["results"]}
+    assert cases["roll out a helm chart"]["place"] == 1, cases
 
 
 def test_skills_installed_only_for_other_agents_are_not_warned_of(

@@ -82,9 +82,10 @@ def eval_command(result: EvalResult, call: Call[EvalParams]) -> int | None:
     cut as --agent cuts them and as its listing budget leaves them, never the bodies; the
     ranker is skc find's lexical one, so the result is the same everywhere, offline. A skill
     behind the router of skc route is scored as skc find ranks it (lexically, by name,
-    description and body, over every installed skill; a request naming it ranks it first). A
-    should-trigger case passes when the skill ranks within --top (a tie counts against it),
-    a should-not-trigger case when it does not rank first. Reported per skill: recall, false
+    description and body, over every installed skill, or with --path over the skills under
+    it, as find --path ranks them; a request naming it ranks it first). A should-trigger
+    case passes when the skill ranks within --top (a tie counts against it), a
+    should-not-trigger case when it does not rank first. Reported per skill: recall, false
     triggers, each miss with the skill that took the request, skills the agent lists by name
     only or not at all (their cases cannot trigger them by description); then the
     collisions, pairs of skills that take each other's cases or whose descriptions are

@@ -43,8 +43,9 @@ def library_of(
     settings where its settings files set them). Installed, the router of a folder the agent
     reads is listed and the skills behind it are ``routed`` (:mod:`.routed`), ranked as
     ``find`` ranks them, over every installed skill (the library's ``others``: those of
-    other agents too); and the installed skills with trigger cases left out are the
-    library's ``unscored`` (a warning names them), when no skill is named."""
+    other agents too), or with ``options.paths`` over the library alone (the skills under
+    them, as ``find --path`` ranks only those); and the installed skills with trigger cases
+    left out are the library's ``unscored`` (a warning names them), when no skill is named."""
     from skillc_index.listing.agents import ListingItem, fit_listing, listed_file
     from skillc_index.listing.budget import listing_settings
     from skillc_index.listing.overrides import claude_overrides
