@@ -25,12 +25,15 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.accesslog.identity import LogIdentity, read_identity
 from skillc_index.accesslog.schema import COLUMNS, COPY_ROW, connect, open_log, text_param
 from skillc_index.clock import is_utc_timestamp
 from skillc_index.sqlite import writing
+
+if TYPE_CHECKING:
+    from skillc_index.accesslog.moves import BaseMove
 
 __all__ = [
     "FallbackRows",
@@ -212,6 +215,7 @@ class _Folders:
         self._db = db
         self._log = log
         self._known: dict[Any, list[_Held]] = {}
+        self._held: dict[Any, tuple[list[tuple[Any, Any]], list[BaseMove]]] = {}
         self._moved: dict[str, list[tuple[int, str]]] | None = None
         self._same: dict[str, str] = {}
 
@@ -220,10 +224,26 @@ class _Folders:
 
     def of(self, folder: Any, cwd: Any) -> list[_Held]:
         """``(folder, spans, cwds)`` of the folders whose rows count for ``folder``, for a
-        row made in ``cwd``: every row of one whose ``spans`` is None counts."""
+        row made in ``cwd``: every row of one whose ``spans`` is None counts. The folders are
+        read once per folder (:meth:`_folders_of`), the working folders once per ``cwd``."""
         key = (folder, cwd)
         if key not in self._known:
-            from skillc_index.accesslog.moves import base_moves, cwds_before, former_stores
+            from skillc_index.accesslog.moves import cwds_before
+
+            held, moved = self._folders_of(folder)
+
+            def cwds(one: Any) -> list[Any]:
+                usable = isinstance(one, str) and isinstance(cwd, str)
+                return cwds_before(moved, one, cwd) if usable and moved else [cwd]
+
+            self._known[key] = [(one, spans, cwds(one)) for one, spans in held]
+        return self._known[key]
+
+    def _folders_of(self, folder: Any) -> tuple[list[tuple[Any, Any]], list[BaseMove]]:
+        """``(folder, spans)`` of the folders whose rows count for ``folder``, whatever the
+        working folder (:meth:`of`), and the moves of its base (:func:`~.moves.base_moves`)."""
+        if folder not in self._held:
+            from skillc_index.accesslog.moves import base_moves, former_stores
             from skillc_index.accesslog.reader import other_versions
 
             text = isinstance(folder, str)
@@ -233,19 +253,13 @@ class _Folders:
             except sqlite3.Error:  # another tool's moved_folders (as _moves)
                 formers = []
             self._same.update(dict.fromkeys(formers, folder))
-            moved = base_moves(dict.fromkeys(formers, folder))
-
-            def cwds(one: Any) -> list[Any]:
-                usable = isinstance(one, str) and isinstance(cwd, str)
-                return cwds_before(moved, one, cwd) if usable and moved else [cwd]
-
-            found: list[_Held] = [(one, None, cwds(one)) for one in [folder, *others, *formers]]
+            held: list[tuple[Any, Any]] = [(one, None) for one in [folder, *others, *formers]]
             for old, spans in self._moves().items():
                 taken = {self._same.get(now, now) for _, now in spans}
                 if old != folder and folder in taken:
-                    found.append((old, spans, cwds(old)))
-            self._known[key] = found
-        return self._known[key]
+                    held.append((old, spans))
+            self._held[folder] = (held, base_moves(dict.fromkeys(formers, folder)))
+        return self._held[folder]
 
     def taken_to(self, spans: Iterable[tuple[int, str]], row_id: int, folder: Any) -> Any:
         """The folder the row ``row_id`` of ``folder`` counts for (:func:`~.moves.folder_key`):
