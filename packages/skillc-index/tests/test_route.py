@@ -349,7 +349,7 @@ def test_a_build_while_a_route_command_is_at_work_says_the_record_is_not_refresh
         os.close(fd)
     assert [n for n in notices if "route" in n] == [
         "alpha deployed nowhere: it is behind the router of .claude/skills (skc route)",
-        "the route's record of 'alpha' in .skillc/router not refreshed: error[E999]: another "
+        "the route's record of 'alpha' in .skillc/router not refreshed: another "
         "route command is changing '.skillc/router'; try again when it is done",
     ]
     assert manifest.read_bytes() == recorded
@@ -719,6 +719,28 @@ def test_the_runtime_manifest_is_read_once_for_every_parked_copy(
             assert (copy / "SKILL.md").read_bytes() == (runtime / "SKILL.md").read_bytes()
             here, there = read_manifest(copy), read_manifest(runtime)
             assert here is not None and there is not None and here.built_at == there.built_at
+
+
+def test_a_parked_copy_a_route_command_holds_is_a_warning_saying_so(
+    cli: Callable[..., Run], layout: Layout, claude: Path, project: Path
+) -> None:
+    """A build while a route command holds the route folder's lock leaves a stale parked
+    copy as it is, with a warning that says the lock is held: no ``error[E999]`` inside it
+    (a lock held is no unexpected error)."""
+    fcntl = pytest.importorskip("fcntl")
+    route_json(cli, "install")
+    parked = project / ".skillc" / "router" / "claude" / "copied"
+    _as_an_older_build(parked)
+    before = snapshot(parked)
+    fd = os.open(parked.parent.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        notices = [n.text for n in build_skill("copied", layout).notices]
+    finally:
+        os.close(fd)
+    busy = "another route command is changing '.skillc/router'; try again when it is done"
+    assert f"copy .skillc/router/claude/copied not refreshed: {busy}" in notices, notices
+    assert snapshot(parked) == before
 
 
 def test_a_parked_copy_a_full_disk_stops_refreshing_is_left_as_it_was(

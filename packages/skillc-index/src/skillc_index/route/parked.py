@@ -59,7 +59,6 @@ def refresh_parked(
         return []  # no route in the scope: nothing parked (a build imports no route module)
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.build.deploy import not_refreshed, stale_copies
-    from skillc_index.diagnostics import format_diagnostic
     from skillc_index.route.place import parking_roots, routes_lock
 
     if folders is None:
@@ -70,10 +69,8 @@ def refresh_parked(
     try:
         with routes_lock(next(iter(stale)).parent.parent, layout):  # looked at again in it
             return _rewrite_all(*stale_copies(skill, source, runtime, folders), runtime, layout)
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-    except SkillcError as exc:  # a route command holds the lock
-        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+    except (OSError, SkillcError) as exc:  # a route command holds the lock, a full disk
+        why = _failure(exc)
     return [not_refreshed(layout, path, why) for path in stale]
 
 
@@ -114,7 +111,6 @@ def refresh_moved(
     moved = layout.store(scope) / skill
     if not routes.is_dir() or os.path.realpath(source) != os.path.realpath(moved):
         return []  # no route in the scope, or a skill built from elsewhere
-    from skillc_index.diagnostics import format_diagnostic
     from skillc_index.route.manifest import folder_content, read_route_manifest
     from skillc_index.route.place import parking_roots, routes_lock
 
@@ -128,10 +124,8 @@ def refresh_moved(
                 for agent in agents:  # read again under the lock
                     _record_moved(routes / f"{agent}.json", agent, skill, moved, content)
         return []
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-    except SkillcError as exc:  # a route command holds the lock; a manifest not valid
-        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+    except (OSError, SkillcError) as exc:  # a route command holds the lock; a manifest not valid
+        why = _failure(exc)
     where = layout.display(routes)
     return [Notice(f"the route's record of '{skill}' in {where} not refreshed: {why}")]
 
@@ -152,7 +146,6 @@ def refresh_routers(layout: Layout) -> list[Notice]:
     scopes = [s for s in layout.scopes() if (layout.base(s) / SKILLC_DIR / ROUTES_DIR).is_dir()]
     if not scopes:
         return []  # no route: nothing to look at (a build imports no more route modules)
-    from skillc_index.diagnostics import format_diagnostic
     from skillc_index.route.place import RoutePins, _routes, routes_lock
 
     notices: list[Notice] = []
@@ -163,12 +156,24 @@ def refresh_routers(layout: Layout) -> list[Notice]:
             with routes_lock(place.routes, layout), RoutePins(layout) as pins:
                 _write_router(place, pins.agent(place))  # read again under the lock
             continue
-        except OSError as exc:
-            why = exc.strerror or str(exc)
-        except SkillcError as exc:  # a route command holds the lock; a manifest not valid
-            why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        except (OSError, SkillcError) as exc:  # a route command holds the lock; a bad manifest
+            why = _failure(exc)
         notices.append(Notice(f"the router {layout.display(place.router)} not refreshed: {why}"))
     return notices
+
+
+def _failure(exc: OSError | SkillcError) -> str:
+    """Why a refresh failed, for its warning: a route command holding the route folder's lock
+    (:class:`~skillc_index.route.result.RouteBusy`) says so alone, being no unexpected error;
+    another error as ``error[EXXX]: ...`` (its first line), a system error by its text."""
+    from skillc_index.diagnostics import format_diagnostic
+    from skillc_index.route.result import RouteBusy
+
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, RouteBusy):
+        return exc.diagnostic.message
+    return format_diagnostic(exc.diagnostic).splitlines()[0]
 
 
 def _older_router(
