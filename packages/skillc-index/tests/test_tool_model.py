@@ -761,7 +761,8 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("pnpm dlx --shell-mode cowsay {{v}}", [("v", "code", "pnpm dlx")]),
         ("yarn exec echo {{v}}", [("v", "code", "yarn exec")]),
         ("yarn exec {{v}}", [("v", "code", "yarn exec")]),
-        ("pnpm exec -c {{v}}", [("v", "code", "pnpm exec"), ("v", "program", "pnpm")]),
+        ("pnpm exec -c {{v}}", [("v", "code", "pnpm exec")]),  # a shell's line, no program
+        ("pnpm exec --shell-mode python3 {{v}}", [("v", "code", "pnpm exec")]),
         ("pnpm exec echo {{v}}", []),  # no shell: echo's argument
         ("docker exec c npx {{v}}", [("v", "program", "npx")]),
         # a package runner's options naming what it installs (a package, an index, an
@@ -780,6 +781,81 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("parallel --plus 'sh -c {%a b}' ::: {{v}}", [("v", "inline", "sh -c")]),
         ("parallel --plus echo '{/a b/c}' ::: {{v}}", []),
         ("parallel awk '{ print $1 }' ::: {{v}}", []),
+        # ... only with --plus: else `{/a` and `b/c}` are two words, sh -c's code `{/a`
+        ("parallel sh -c '{/a b/c}' ::: {{v}}", []),
+        ("parallel -j2 sh -c '{%a b}' ::: {{v}}", []),
+        # a tmux command sequence: each command after a `;` word (or one ending in `;`)
+        ("tmux new -d -s x \\; send-keys -t x {{v}} Enter", [("v", "code", "tmux send-keys")]),
+        ("tmux new -d ';' neww -d \\; send {{v}}", [("v", "code", "tmux send-keys")]),
+        ("tmux -L s new -d x\\; run-shell {{v}}", [("v", "program", "tmux")]),
+        ("tmux new -d \\; source-file {{v}}", [("v", "code", "tmux source-file")]),
+        ("tmux send-keys 'a\\;' {{v}}", [("v", "code", "tmux send-keys")]),  # a literal ;
+        ("tmux new -d \\; kill-session -t {{v}}", []),
+        ("tmux new -d -s {{v}} \\; attach", []),
+        ("find . -exec tmux kill-session -t {{v}} \\;", []),  # find's `;`: tmux sees none
+        ("tmux -f {{v}} send-keys x", [("v", "inline", "tmux -f")]),
+        # tmux commands that run a shell command, tmux commands, a shell
+        ("tmux if-shell {{v}} 'neww'", [("v", "code", "tmux if-shell")]),
+        ("tmux if -F -t x 1 {{v}}", [("v", "code", "tmux if-shell")]),
+        ("tmux source-file {{v}}", [("v", "code", "tmux source-file")]),
+        ("tmux set-option -g default-command {{v}}", [("v", "code", "tmux set-option")]),
+        ("tmux set -t s default-shell {{v}}", [("v", "code", "tmux set-option")]),
+        ("tmux set-option -g status-left {{v}}", []),
+        ("tmux set-option -g {{v}} x", []),
+        # screen -r/-R/-x [SESSION]: a session's name, no program
+        ("screen -r s -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("screen -d -r s -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("screen -dr s -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("screen -r -X stuff {{v}}", [("v", "inline", "screen -X")]),
+        ("screen -r {{v}}", []),
+        ("screen -x {{v}}", []),
+        ("screen -R {{v}} -X stuff ls", []),
+        # npm's options before exec are exec's (its configuration): -c/--call, --node-options
+        # (node's options: --require loads code); -w/-C name a folder
+        ("npm -c {{v}} exec", [("v", "inline", "npm exec -c")]),
+        ("npm --call {{v}} exec", [("v", "inline", "npm exec --call")]),
+        ("npm --node-options={{v}} exec x", [("v", "inline", "npm exec --node-options")]),
+        ("npx --node-options={{v}} x", [("v", "inline", "npx --node-options")]),
+        ("npx --node-options {{v}} x", [("v", "inline", "npx --node-options")]),
+        ("npm exec --node-options {{v}} x", [("v", "inline", "npm exec --node-options")]),
+        ("npm exec -w {{v}} x", []),
+        ("npm exec -C {{v}} x", []),
+        ("npm --workspace {{v}} exec x", []),
+        ("npm run x -c {{v}}", []),
+        # git's global --config-env (git -c's keys) and its subcommands' code options
+        ("git --config-env core.pager={{v}} log", [("v", "inline", "git --config-env")]),
+        ("git --config-env={{v}} log", [("v", "inline", "git --config-env")]),
+        ("git --config-env user.name={{v}} commit", []),
+        ("git clone -c core.sshCommand={{v}} u", [("v", "inline", "git clone -c")]),
+        ("git clone --config=core.sshCommand={{v}} u", [("v", "inline", "git clone --config")]),
+        ("git clone u d -c core.sshCommand={{v}}", [("v", "inline", "git clone -c")]),
+        ("git clone -c user.name={{v}} -b {{b}} u {{d}}", []),
+        (
+            "git -c core.pager={{v}} clone -c core.hooksPath={{w}} u",
+            [("v", "inline", "git -c"), ("w", "inline", "git clone -c")],
+        ),
+        ("git rebase --exec {{v}} main", [("v", "inline", "git rebase --exec")]),
+        ("git rebase -x {{v}}", [("v", "inline", "git rebase -x")]),
+        ("git rebase --onto {{v}} main", []),
+        ("git bisect run {{v}}", [("v", "program", "git")]),
+        ("git bisect run python3 {{v}}", [("v", "code", "python3")]),
+        ("git bisect start {{v}}", []),
+        ("git submodule foreach {{v}}", [("v", "code", "git submodule foreach")]),
+        ("git submodule -q foreach --recursive {{v}}", [("v", "code", "git submodule foreach")]),
+        ("git submodule update {{v}}", []),
+        ("git fetch --upload-pack={{v}}", [("v", "inline", "git fetch --upload-pack")]),
+        ("git clone -u {{v}} u", [("v", "inline", "git clone -u")]),
+        ("git clone --upload-pack {{v}} u", [("v", "inline", "git clone --upload-pack")]),
+        ("git difftool -x {{v}}", [("v", "inline", "git difftool -x")]),
+        ("git difftool --extcmd={{v}}", [("v", "inline", "git difftool --extcmd")]),
+        ("git push --receive-pack={{v}}", [("v", "inline", "git push --receive-pack")]),
+        ("git fetch origin {{v}}", []),
+        ("git push -o {{v}} origin", []),
+        # git -c keys that are data: a header, a switch, a number
+        ('git -c http.extraHeader="Authorization: Bearer {{token}}" clone u', []),
+        ("git -c commit.gpgsign={{v}} -c tag.gpgSign={{w}} commit", []),
+        ("git -c protocol.version={{v}} -c gc.auto={{w}} -c core.longpaths={{x}} fetch", []),
+        ("git -c safe.directory={{v}} status", [("v", "inline", "git -c")]),
     ],
 )
 def test_code_values(command: str, found: list[tuple[str, str, str]]) -> None:

@@ -35,10 +35,11 @@ from skillc_index.tools.programs import (
     _given,
     _head,
     _literal,
+    _optional_next,
     _program_name,
     _programs,
 )
-from skillc_index.tools.wrappers import _runner
+from skillc_index.tools.wrappers import _EXECUTORS, _SHARED, _runner
 
 if TYPE_CHECKING:
     from skillc_index.tools.command import Fragment
@@ -299,6 +300,8 @@ def _interpreter_values(
             and _argument_next(literal, spec.takes_argument, clusters=not spec.long_only)
         ):
             position += 1
+        elif _optional_next(words, position, spec.optional_argument):
+            position += 1  # `screen -r s`: the session's name
         position += 1
     if at_program and spec.shell_arguments and not direct and not code_seen and shell_words:
         # `su bob FILE`, `su bob -- -c CMD`: the operands after the user (su's options
@@ -316,7 +319,8 @@ def _interpreter_values(
         end = _shell_end(spec, words[index + 1 : position], line)
         for operand in line[:end]:
             found += _values(operand, "code", shown, data)
-        found += _quoted_arguments(line[:end], line[end:])  # `parallel sh -c ::: x`
+        plus = any(_literal(option) == "--plus" for option in words[index + 1 : position])
+        found += _quoted_arguments(line[:end], line[end:], plus)  # `parallel sh -c ::: x`
     elif position < len(words):
         operand = words[position]
         if inline is not None:
@@ -376,16 +380,19 @@ def _shell_end(
 
 
 def _quoted_arguments(
-    command: tuple[tuple[Fragment, ...], ...], arguments: tuple[tuple[Fragment, ...], ...]
+    command: tuple[tuple[Fragment, ...], ...],
+    arguments: tuple[tuple[Fragment, ...], ...],
+    plus: bool = False,
 ) -> list[CodeValue]:
     """The code values of the ``arguments`` GNU parallel quotes (after its ``:::``) as its
     ``command`` (split as its shell splits it: ``'sh -c {}'``) runs them: each where it has a
     replacement string (any ``{...}``: :data:`_BRACED`), and at its end when none is one
-    :data:`_REPLACEMENT` knows (``parallel sh -c ::: X`` runs ``sh -c X``)."""
+    :data:`_REPLACEMENT` knows (``parallel sh -c ::: X`` runs ``sh -c X``). ``plus``: with
+    ``--plus``, whose replacement strings may hold a blank (:data:`_PLUS_TEXT`)."""
     line: list[tuple[Fragment, ...]] = []
     for word in command:
         literal = _literal(word)
-        if literal is not None:  # `{/a b/c}`: one replacement string, before the split
+        if literal is not None and plus:  # `{/a b/c}`: one replacement string, before the split
             literal = _PLUS_TEXT.sub("{}", literal)
         line += [word] if literal is None else list(parse_command(literal, 0)[0].words)
     marked = [at for at, word in enumerate(line) if _BRACED.search(_head(word))]
@@ -464,9 +471,53 @@ def _before_equals(word: tuple[Fragment, ...]) -> tuple[Fragment, ...]:
     return word
 
 
+def _tmux_commands(
+    words: tuple[tuple[Fragment, ...], ...], programs: dict[int, str]
+) -> tuple[int, list[tuple[tuple[Fragment, ...], ...]]] | None:
+    """The commands of a tmux command sequence (``tmux new -d \\; send-keys CMD``: tmux
+    ends a command at a word ``;``, or one ending in ``;`` not escaped, ``a;``): the index
+    of the first program ``tmux`` with one, ``words`` up to its first command's end, then
+    each other command after tmux's word alone (its global options are the first's); None
+    when no tmux program has a sequence (``find -exec tmux ... ;``: find's ``;``)."""
+    for index in sorted(programs):
+        literal = _literal(words[index]) if index < len(words) else None
+        if literal is None or _program_name(literal) != "tmux":
+            continue
+        if _program_name(programs[index] or "-") in _EXECUTORS:
+            continue
+        commands: list[tuple[tuple[Fragment, ...], ...]] = []
+        start = index + 1
+        for position in range(index + 1, len(words)):
+            last = words[position][-1] if words[position] else None
+            if isinstance(last, Text) and last.text.endswith(";"):
+                if last.text.endswith("\\;"):
+                    continue  # tmux's literal `;`
+                ended = (*words[position][:-1], Text(last.text[:-1]))  # `a;`: `a`, ended
+                ended = ended if _head(ended) or len(ended) > 1 else ()
+                commands.append(words[start:position] + ((ended,) if ended else ()))
+                start = position + 1
+        if commands:
+            commands.append(words[start:])
+            first = words[: index + 1] + commands[0]
+            return index, [first] + [(words[index], *command) for command in commands[1:]]
+    return None
+
+
 def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
     found: list[CodeValue] = []
     programs, environment, cleared, guessed, installs = _programs(words)
+    sequence = _tmux_commands(words, programs)
+    if sequence is not None:  # each command of a tmux sequence, read as tmux's own
+        at, commands = sequence
+        found = _code_values(commands[0])
+        for command in commands[1:]:
+            values = _code_values(command)
+            if at in cleared:  # `sudo tmux ... \\; send-keys`: as its first command's
+                values = [v._replace(data="argument") if v.data == "either" else v for v in values]
+            if at in guessed:
+                values = [v._replace(after_unknown=True, unknown=guessed[at]) for v in values]
+            found += values
+        return _once(found)
     options_end = 0  # the words up to here are an interpreter's options, read already
     opened: tuple[int, str] | None = None  # perl's operands from here on, and what opens them
     for index, word in enumerate(words):
@@ -490,16 +541,22 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
         # a program is read even there (`env -u perl -e python3 {{x}}`: env runs python3)
         # ssh, watch, su, runuser and script only as a program (`npm run watch {{x}}`)
         # a package runner's subcommand taking code (`npm exec -c`, `tmux send-keys`)
-        key, at, shown = name, index, literal.rsplit("/", 1)[-1]
+        # (`git -c X clone -c Y`: git's options, then its subcommand's: both read)
+        readings = [(name, index, literal.rsplit("/", 1)[-1], words)]
         runner = _runner(name, _following(words, index)) if index in programs else None
         if runner and runner[1] in _INTERPRETERS:
-            key, at, shown = runner[1], index + runner[0], runner[1]
-        if key in _INTERPRETERS and (index >= options_end or index in programs):
+            readings.append((runner[1], index + runner[0], runner[1], words))
+            if runner[1] in _SHARED:  # `npm -c CMD exec`: its options, the subcommand's too
+                before = words[index : index + runner[0]]  # no copy of the rest
+                readings.append((runner[1], 0, runner[1], before))
+        for key, at, shown, read in readings:
+            if key not in _INTERPRETERS or not (index >= options_end or index in programs):
+                continue
             spec = _INTERPRETERS[key]
             if not (spec.script_operand or index in programs):
                 continue
             at_program = index in programs
-            values, end, _, opens, _ = _interpreter_values(words, at, shown, at_program, spec)
+            values, end, _, opens, _ = _interpreter_values(read, at, shown, at_program, spec)
             if index in cleared:  # `sudo sh -c`, `su - bob -c`: no variable of ours reaches it
                 values = [v._replace(data="argument") if v.data == "either" else v for v in values]
             if index in guessed:
@@ -507,6 +564,11 @@ def _code_values(words: tuple[tuple[Fragment, ...], ...]) -> list[CodeValue]:
             found += values
             opened = opened or (opens if opens and opens[1] else None)
             options_end = max(options_end, end)
+    return _once(found)
+
+
+def _once(found: list[CodeValue]) -> list[CodeValue]:
+    """Each value of ``found`` once for what runs it (the first found)."""
     unique: dict[tuple[str, str], CodeValue] = {}
     for value in found:
         unique.setdefault((value.placeholder.name, value.where), value)

@@ -83,6 +83,9 @@ class _Interpreter(NamedTuple):
     code_after: int = 0
     """Its code options come after this many operands, right after them (``flock FILE -c
     CMD``: no program then, a shell runs CMD; ``flock FILE PROG...``: PROG runs)."""
+    optional_argument: tuple[str, ...] = ()
+    """Options taking the next word as their argument when it starts with no ``-`` (``screen
+    -r [SESSION]``, ``-x``): ``screen -r s -X stuff CMD``'s ``s`` is no program."""
     long_only: bool = False
     """It reads its options by getopt_long_only (gdb's): a word ``-name`` is one option
     (``-nx``, ``-batch``), never a cluster of letters (``-nx`` is not ``-n -x``)."""
@@ -360,7 +363,35 @@ _GIT_DATA = (
     "pull.ff", "merge.conflictstyle", "diff.algorithm", "diff.renames", "diff.colormoved",
     "diff.noprefix", "format.pretty", "push.default", "fetch.prune", "tag.sort",
     "branch.sort", "rebase.autosquash", "grep.linenumber", "blame.date",
+    # a header sent, a switch, a number: no command (http.extraHeader's token is data)
+    "http.extraheader", "http.sslverify", "http.postbuffer", "http.version",
+    "http.lowspeedlimit", "http.lowspeedtime", "commit.gpgsign", "tag.gpgsign",
+    "protocol.version", "gc.auto", "core.longpaths", "core.compression", "fetch.parallel",
+    "rebase.autostash", "pack.threads", "index.threads", "feature.manyfiles",
 )  # fmt: skip
+
+#: git's options of a subcommand whose argument is code (``git rebase --exec CMD``, ``git
+#: clone -c KEY=VALUE`` as git's own -c, ``--upload-pack`` the program run on the remote's
+#: side of a local or ssh URL), with the options taking the next word: each the
+#: :data:`_INTERPRETERS` entry ``git NAME`` is (wrappers' ``_RUNNERS``).
+_GIT_SUBCOMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "clone": (
+        ("-c", "--config", "-u", "--upload-pack"),
+        ("-o", "--origin", "-b", "--branch", "--reference", "--reference-if-able", "--depth",
+         "-j", "--jobs", "--template", "--separate-git-dir", "--filter", "--shallow-since",
+         "--shallow-exclude", "--server-option", "--bundle-uri", "--ref-format"),
+    ),
+    **dict.fromkeys(
+        ("fetch", "pull", "ls-remote", "archive"),
+        (("--upload-pack", "--exec"), ("--depth", "--deepen", "--shallow-since",
+         "--shallow-exclude", "-j", "--jobs", "--refmap", "-o", "--server-option",
+         "--negotiation-tip", "--filter", "--recurse-submodules-default", "--remote")),
+    ),
+    "push": (("--receive-pack", "--exec"), ("--repo", "-o", "--push-option")),
+    "rebase": (("-x", "--exec"), ("--onto", "-s", "--strategy", "-X", "--strategy-option",
+               "-C", "--whitespace")),
+    "difftool": (("-x", "--extcmd"), ("-t", "--tool")),
+}  # fmt: skip
 
 #: gdb's options whose argument is gdb commands (``-ex``, ``-x`` FILE; getopt_long_only:
 #: one dash or two), those taking the next word, and ``--args`` (its first operand the
@@ -382,11 +413,19 @@ _GDB_ARGS = ("--args", "-args")
 #: screen's options that take the next word (``screen -h``; ``-dmS NAME``: the last letter)
 _SCREEN_ARGUMENT = ("-c", "-e", "-h", "-p", "-S", "-T", "-t", "-s", "-Logfile")
 
+#: screen's options taking a session's name when the next word starts with no ``-``
+_SCREEN_SESSION = ("-r", "-R", "-x")
+
 #: tmux's options before its command that take the next word (its -c's is a shell's command)
 _TMUX_GLOBAL = ("-L", "-S", "-f", "-T")
 
-#: npx's and ``npm exec``'s options taking the next word: -c/--call's is a command line
-_NPM_EXEC = ("-p", "--package", "-c", "--call", "--registry", "--cache", "--userconfig")
+#: npx's and ``npm exec``'s options taking the next word: -c/--call's is a command line,
+#: --node-options' node's options (``--require`` loads code); npm's -w/--workspace and
+#: -C/--prefix a folder
+_NPM_EXEC = (
+    "-p", "--package", "-c", "--call", "--node-options", "--registry", "--cache",
+    "--userconfig", "-w", "--workspace", "-C", "--prefix",
+)  # fmt: skip
 
 #: ``pnpm exec``'s and ``pnpm dlx``'s options taking the next word (their -c is a switch)
 _PNPM_EXEC = (
@@ -481,8 +520,9 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # is the subcommand, here read as code too: it names which one runs); --git-dir=DIR the
     # repository whose config and hooks run (--work-tree's files and -C's directory: where,
     # not what); its subcommand, the program it runs (git-NAME, an alias: `!cmd`)
+    # --config-env KEY=VAR: KEY's value is the variable's (git -c's keys)
     "git": _Interpreter(
-        ("-c", "--exec-path", "--git-dir"),
+        ("-c", "--config-env", "--exec-path", "--git-dir"),
         _GIT_ARGUMENT,
         script_operand=False,
         data="environment",
@@ -507,15 +547,22 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # screen's -X sends a command to a session (`stuff TEXT` types it), its -c and tmux's -f
     # name a configuration file (whose commands run), tmux's -c runs a command; screen -s
     # names the shell it runs
+    # screen -r/-x [SESSION]: the session it attaches to (no program)
     "screen": _Interpreter(
-        ("-X", "-c"), _SCREEN_ARGUMENT, script_operand=False, joined=("-X",), shell_option=("-s",)
+        ("-X", "-c"),
+        _SCREEN_ARGUMENT,
+        script_operand=False,
+        joined=("-X",),
+        shell_option=("-s",),
+        optional_argument=_SCREEN_SESSION,
     ),
     "tmux": _Interpreter(("-c", "-f"), _TMUX_GLOBAL, script_operand=False),
     # package runners' subcommands (wrappers' _RUNNERS): npm exec's -c/--call is a command
     # line (npm run's), pnpm's -c/--shell-mode makes its operands one, yarn exec's always
     # are (yarn 1 joins them), as are the keys tmux send-keys types
     **dict.fromkeys(
-        ("npx", "npm exec"), _Interpreter(("-c", "--call"), _NPM_EXEC, script_operand=False)
+        ("npx", "npm exec"),
+        _Interpreter(("-c", "--call", "--node-options"), _NPM_EXEC, script_operand=False),
     ),
     **dict.fromkeys(
         ("pnpm exec", "pnpm dlx"),
@@ -530,6 +577,30 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "yarn exec": _Interpreter(script_operand=False, shell_operands=0, data="environment"),
     "tmux send-keys": _Interpreter(
         takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0, typed=True
+    ),
+    # tmux if-shell's shell command and the tmux commands it runs, source-file's files of
+    # tmux commands (as tmux -f's), set-option default-command's (a shell runs it) and
+    # default-shell's value (the program it runs)
+    **dict.fromkeys(
+        ("tmux if-shell", "tmux source-file"),
+        _Interpreter(takes_argument=("-t",), script_operand=False, shell_operands=0),
+    ),
+    "tmux set-option": _Interpreter(takes_argument=("-t",)),
+    # git's subcommands taking code in an option (git clone -c: git -c's keys); its
+    # submodule foreach's command, a shell's (git puts $name, $sm_path... in its environment)
+    **{
+        f"git {name}": _Interpreter(
+            code,
+            takes,
+            script_operand=False,
+            permute=True,
+            data="environment",
+            data_settings=_GIT_DATA,
+        )
+        for name, (code, takes) in _GIT_SUBCOMMANDS.items()
+    },
+    "git submodule foreach": _Interpreter(
+        takes_argument=(), script_operand=False, shell_operands=0
     ),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
     **dict.fromkeys(("sed", "gsed"), _SED),

@@ -72,10 +72,19 @@ def _literal(word: tuple[Fragment, ...]) -> str | None:
 
 
 def _following(words: tuple[tuple[Fragment, ...], ...], index: int) -> Iterator[str | None]:
-    """The literal text of each word after ``words[index]`` (None for one holding a value),
-    read only as far as asked: no copy of the rest (``words[index + 1 :]`` for each word of
-    a command of 200,000 words took minutes)."""
-    return (_literal(words[position]) for position in range(index + 1, len(words)))
+    """The literal text of each word after ``words[index]`` (None for one holding a value,
+    but an option's holding it after ``=``: its text up to the value, ``--call=``), read only
+    as far as asked: no copy of the rest (``words[index + 1 :]`` for each word of a command
+    of 200,000 words took minutes)."""
+    return (_option_text(words[position]) for position in range(index + 1, len(words)))
+
+
+def _option_text(word: tuple[Fragment, ...]) -> str | None:
+    """The word's text when it has no placeholder, or is an option whose value holds one
+    (``--node-options={{x}}``: up to it), else None."""
+    head = _head(word)
+    literal = _literal(word)
+    return head if literal is None and head[:1] == "-" and "=" in head else literal
 
 
 def _given(options: tuple[str, ...], spec: _Interpreter, literal: str | None) -> bool:
@@ -121,7 +130,10 @@ def _wrapped_program(
     (:data:`_CLEARS`)."""
     takes_argument = _WRAPPERS[name]
     skip = _WRAPPER_OPERANDS.get(name, 0)
-    code_after = _INTERPRETERS[name].code_after if name in _INTERPRETERS else 0
+    spec = _INTERPRETERS.get(name)
+    code_after = spec.code_after if spec else 0
+    optional = spec.optional_argument if spec else ()  # `screen -r [SESSION]`
+    shell_with = spec.shell_with if spec else ()  # `pnpm exec -c CMD`: a shell's line
     assignments: dict[int, str] = {}
     options = _Interpreter(takes_argument=takes_argument)
     clears, flips = _CLEARS.get(name, (False, ()))
@@ -131,8 +143,10 @@ def _wrapped_program(
         if literal == "--":
             position += 1
             continue
-        if code_after and not skip and literal in _INTERPRETERS[name].code:
+        if code_after and not skip and spec and literal in spec.code:
             return len(words), assignments, clears  # `flock FILE -c CMD`: no program
+        if _given(shell_with, options, literal):  # `pnpm exec -c CMD`: no program either
+            return len(words), assignments, clears
         if literal in _SETENV.get(name, ()):  # `bwrap --setenv NAME VALUE`
             variable = _shown(words[position + 1]) if position + 1 < len(words) else ""
             assignments.update(dict.fromkeys(range(position + 1, position + 3), variable))
@@ -145,7 +159,8 @@ def _wrapped_program(
         elif len(head) > 1 and head[0] == "-":
             # `screen -dmS NAME`: the last letter's; `bwrap --bind SRC DEST`: two words
             words_of = _OPTION_WORDS.get(name, {}).get(literal or "", 0)
-            position += 1 + (words_of or int(_argument_next(literal, takes_argument)))
+            words_of = words_of or int(_argument_next(literal, takes_argument))
+            position += 1 + (words_of or int(_optional_next(words, position, optional)))
         elif _ASSIGNMENT.match(head):
             assignments[position] = head.partition("=")[0]
             position += 1
@@ -154,6 +169,17 @@ def _wrapped_program(
         else:
             break
     return position, assignments, clears
+
+
+def _optional_next(
+    words: tuple[tuple[Fragment, ...], ...], position: int, optional: tuple[str, ...]
+) -> bool:
+    """Whether the word after ``words[position]`` is the argument of one of ``optional``
+    it gives (:attr:`_Interpreter.optional_argument`): there is one, starting with no
+    ``-`` (``screen -r s``, ``-dr s``; not ``screen -r -X``)."""
+    if position + 1 >= len(words) or not _argument_next(_literal(words[position]), optional):
+        return False
+    return not _head(words[position + 1]).startswith("-")
 
 
 def _shown(word: tuple[Fragment, ...]) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from skillc_index.tools.interpreters import (
     _FLOCK_ARGUMENT,
+    _GIT_ARGUMENT,
+    _GIT_SUBCOMMANDS,
     _NPM_EXEC,
     _PNPM_EXEC,
     _SCREEN_ARGUMENT,
@@ -34,9 +36,24 @@ _UV_ARGUMENT = (
 #: npx's, ``npm exec``'s, ``pnpm dlx``'s, ``yarn dlx``'s and bunx's options taking an argument.
 _NPX_ARGUMENT = ("-p", "--package", "--call", "--registry", "--cache", "--userconfig")
 
-#: npm's, pnpm's, yarn's and bun's options before a subcommand that take an argument.
+#: npm's, pnpm's, yarn's and bun's options before a subcommand that take an argument
+#: (npm's -c/--call and --node-options: ``npm exec``'s, read there: :data:`_SHARED`).
 _JS_GLOBAL = ("--prefix", "-C", "--dir", "-w", "--workspace", "-F", "--filter", "--cwd",
-    "--registry", "--cache", "--userconfig", "--reporter", "-c", "--config")  # fmt: skip
+    "--registry", "--cache", "--userconfig", "--reporter", "-c", "--config", "--call",
+    "--node-options")  # fmt: skip
+
+#: The runners' subcommands (:data:`_RUNNERS`) whose options may come before the
+#: subcommand too, read as its own (npm's are its configuration, wherever given: ``npm -c
+#: CMD exec`` runs CMD).
+_SHARED = ("npm exec",)
+
+#: tmux's commands that set an option, each with the options whose value runs (a shell's
+#: command, a shell): ``tmux set-option -g default-command CMD``.
+_TMUX_SET: dict[tuple[str, ...], str] = {
+    (command, option): "tmux set-option"
+    for command in ("set-option", "set")
+    for option in ("default-command", "default-shell")
+}
 
 #: Package runners whose subcommand runs a package's program, its first operand then
 #: (``uv run``, ``uv tool run``, ``pnpm dlx``, ``npm x``...: each the :data:`_WRAPPERS`
@@ -65,8 +82,21 @@ _RUNNERS: dict[str, tuple[dict[tuple[str, ...], str], tuple[str, ...]]] = {
             **dict.fromkeys([("display-popup",), ("popup",)], "tmux display-popup"),
             **dict.fromkeys([("pipe-pane",), ("pipep",)], "tmux pipe-pane"),
             **dict.fromkeys([("send-keys",), ("send",)], "tmux send-keys"),
+            **dict.fromkeys([("if-shell",), ("if",)], "tmux if-shell"),
+            **dict.fromkeys([("source-file",), ("source",)], "tmux source-file"),
+            **_TMUX_SET,
         },
-        _TMUX_GLOBAL,
+        (*_TMUX_GLOBAL, "-t"),  # -t: a command's target (`set-option -t s default-shell`)
+    ),
+    # git's subcommands that run a command given in an option (`git rebase --exec`), or
+    # their operands (`git bisect run PROG`, `git submodule foreach CMD`)
+    "git": (
+        {
+            **{(name,): f"git {name}" for name in _GIT_SUBCOMMANDS},
+            ("bisect", "run"): "git bisect run",
+            ("submodule", "foreach"): "git submodule foreach",
+        },
+        (*_GIT_ARGUMENT, "-c", "--config-env"),
     ),
 }
 
@@ -128,7 +158,7 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "uvx": _UV_ARGUMENT, "uv run": _UV_ARGUMENT, "pipx run": ("--spec", "--python",
     "--pip-args", "--index-url"), "npx": _NPM_EXEC, "npm exec": _NPM_EXEC,
     "pnpm dlx": _NPX_ARGUMENT, "yarn dlx": _NPX_ARGUMENT, "bunx": _NPX_ARGUMENT,
-    "pnpm exec": _PNPM_EXEC,
+    "pnpm exec": _PNPM_EXEC, "git bisect run": (),
     # tracers, debuggers, sandboxes and sessions that run their operand (its arguments
     # after it); bwrap's options of two or three words: :data:`_OPTION_WORDS`
     "strace": (
