@@ -944,7 +944,7 @@ def test_a_find_asks_once_whether_a_server_can_start(
         return can_serve(at)
 
     monkeypatch.setattr(lifecycle, "can_serve", counted)
-    session = Session(layout, AccessLog(lambda _: None))
+    session = Session(layout, AccessLog(lambda _: None), starts_servers=True)  # the MCP one
     answers: list[FindResult] = []
     each: list[int] = []  # can_serve's calls, a find
     try:

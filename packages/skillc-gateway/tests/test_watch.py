@@ -1047,10 +1047,12 @@ def test_a_session_of_many_calls_answers_a_new_library_from_its_files_and_starts
     large_library: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The find operation in a session that serves many calls (the MCP server's, not one-shot)
-    over a library its catalog lacks: the answer from the skills' files (not the whole
-    catalog built in this process first), and a find server started to build it; with
-    ``SKILLC_FIND_SERVER=0``, the catalog built here and no server."""
+    """The find operation in a session that serves many calls and ``starts_servers`` (the
+    MCP server's, not one-shot) over a library its catalog lacks: the answer from the
+    skills' files (not the whole catalog built in this process first), and a find server
+    started to build it; with ``SKILLC_FIND_SERVER=0``, the catalog built here and no
+    server. An embedder's session (``Session(layout, log)``) starts none either: the gateway
+    README says it answers in its own process (it started a detached server)."""
     from skillc_gateway.catalog.engine import Catalog
     from skillc_gateway.catalog.first_answer import FIRST_SKILLS
     from skillc_gateway.operations import FIND, FindParams
@@ -1061,8 +1063,9 @@ def test_a_session_of_many_calls_answers_a_new_library_from_its_files_and_starts
     root = large_library(FIRST_SKILLS)
     params = FindParams("tend the garden s0007", 3, (str(root),))
     monkeypatch.setenv("SKILLC_FIND_SEMANTIC", "0")
-    for allowed in (False, True):
-        monkeypatch.setenv("SKILLC_FIND_SERVER", "1" if allowed else "0")
+    for switched_on, starts in ((False, True), (True, False), (True, True)):
+        allowed = switched_on and starts
+        monkeypatch.setenv("SKILLC_FIND_SERVER", "1" if switched_on else "0")
         shutil.rmtree(home / ".skillc", ignore_errors=True)  # a fresh home each time
         warned: list[str] = []
 
@@ -1070,12 +1073,15 @@ def test_a_session_of_many_calls_answers_a_new_library_from_its_files_and_starts
             warned.extend(map(format_diagnostic, found))
 
         layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
-        session = Session(layout, AccessLog(warn))
+        session = Session(layout, AccessLog(warn), starts_servers=starts or None)
+        assert session.starts_servers is starts  # None: not one-shot, so none
         found = FIND.run(session, params)
         Catalog.shared(layout).close()  # this process's catalog of the home, dropped
+        started = [text for text in warned if "started a find server" in text]
+        if started and not allowed:  # stopped before the test fails: none outlives it
+            gateway_process("watch", "--stop")
         assert Path(found.skills[0].name).name == "s0007" and found.searched == FIRST_SKILLS
         assert not (found.served or found.partial) and found.first is allowed
-        started = [text for text in warned if "started a find server" in text]
         if not allowed:
             assert started == [] and not status(gateway)["running"]
             continue

@@ -67,18 +67,21 @@ def find(session: Session, params: FindParams) -> FindResult:
     and the folders of installed skills (E100 for another). Kept to the
     session's ``reply_chars`` (:mod:`skillc_gateway._find_reply`). In a one-shot session
     (``skc find``), the home's find server answers when one runs (the same answer, without
-    this process loading the catalog). Any session (``skc find``, the MCP server) answers a
-    library its catalog lacks from the skills' files, and starts a find server to build the
-    catalog and compute the semantic step's vectors (:func:`_start_server`); a one-shot
-    session also when it answered a large library itself, for the next finds. Whether a
-    find server can start is asked once, and only when an answer needs it (a warm find never
-    asks: :func:`~.catalog.lifecycle.can_serve`): when not, the find that answered from the
-    files builds a share of the catalog itself."""
+    this process loading the catalog). A session that ``starts_servers`` (``skc find``, the
+    MCP server) answers a library its catalog lacks from the skills' files, and starts a
+    find server to build the catalog and compute the semantic step's vectors
+    (:func:`_start_server`); a one-shot session also when it answered a large library
+    itself, for the next finds. Whether a find server can start is asked once, and only when
+    an answer needs it (a warm find never asks: :func:`~.catalog.lifecycle.can_serve`): when
+    not, the find that answered from the files builds a share of the catalog itself. Any
+    other session (an embedder's) starts nothing: it answers in its own process, building
+    the catalog within the find's budget, as :func:`~.catalog.find_skills` does."""
     import functools
 
     from skillc_gateway.catalog import find_skills, lifecycle, nested_cut
     from skillc_index.inventory.folders import trusted_targets
 
+    starts = session.starts_servers
     serves = functools.cache(functools.partial(lifecycle.can_serve, session.layout))
     found = find_skills(
         session.layout,
@@ -87,12 +90,12 @@ def find(session: Session, params: FindParams) -> FindResult:
         paths=params.path,
         configured=trusted_targets(session.layout, session.config),
         server=session.one_shot,
-        builds=True,
-        serves=serves,
+        builds=starts,
+        serves=serves if starts else False,
         confined=session.confined_paths,
     )
-    if not (found.served or found.partial or found.warnings):  # before the answer: its
-        _start_server(session, params, found, serves)  # reader may stop early
+    if starts and not (found.served or found.partial or found.warnings):  # before the
+        _start_server(session, params, found, serves)  # answer: its reader may stop early
     if not found.served:  # (a served answer says it already): not one to keep a server off
         found = nested_cut(found, params.path)
     if session.reply_chars is None:

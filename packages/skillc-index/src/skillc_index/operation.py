@@ -172,7 +172,10 @@ class Session:
     keeps something warm between calls asks a resident process of the kit for its answer
     first, and may start one for the next commands, rather than load what this process
     would throw away (``find``: the find server of ``skc watch``); False (the MCP server, an
-    embedder): the process serves many calls and keeps its own.
+    embedder): the process serves many calls and keeps its own. ``starts_servers``: an
+    operation may start such a resident process in the background, to outlive the call
+    (``find``: a find server to build the catalog and compute the vectors); None (the
+    default): when ``one_shot``; the MCP server sets it; an embedder's session starts none.
     Warnings that are not part of a result (configuration problems, a folder shadowing a
     store skill, logging trouble) go to the access log's ``warn``. ``notices_in_result``:
     the notices of resolving the skill a call names (W001 for a name several installed
@@ -192,6 +195,7 @@ class Session:
         configured_stores_only: bool = False,
         confined_paths: bool = False,
         one_shot: bool = False,
+        starts_servers: bool | None = None,
         notices_in_result: bool = False,
     ) -> None:
         self.layout = layout
@@ -202,6 +206,7 @@ class Session:
         self.configured_stores_only = configured_stores_only
         self.confined_paths = confined_paths
         self.one_shot = one_shot
+        self.starts_servers = one_shot if starts_servers is None else starts_servers
         self.notices_in_result = notices_in_result
         self.result_notices: list[Diagnostic | Notice] = []
 

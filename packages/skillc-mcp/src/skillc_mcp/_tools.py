@@ -153,6 +153,7 @@ class ToolRunner:
                 check_targets=self.check_targets,
                 configured_stores_only=True,
                 confined_paths=True,
+                starts_servers=True,  # skc_find's find server (skillc-mcp's README)
                 notices_in_result=True,
             )
             params = operation.parse(arguments)
