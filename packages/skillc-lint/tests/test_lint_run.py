@@ -510,6 +510,55 @@ def test_one_str_is_one_target_and_one_folder_never_its_characters(many: Path, c
     assert isinstance(missing, SkillNotFound) and missing.skill == str(many / "nope")
 
 
+def test_arguments_of_another_type_are_e100_never_a_bare_type_error(cwd: Path) -> None:
+    """The index README promises the API's own error (E100) for a value of another type:
+    each of these raised a bare ``TypeError`` (``lint_folders([5, "skills/x"])`` stopped
+    the run at the 5), now checked before anything is linted or resolved."""
+    from skillc_index import InvalidOption, Layout
+    from skillc_lint import configured_registry, fix_skill, resolve_target, resolve_targets
+
+    good = put(cwd / "skills" / "good")
+    layout = Layout.discover(cwd, {"SKILLC_HOME": str(cwd / "home")})
+    registry = default_registry()
+    calls: dict[str, Callable[[], object]] = {
+        "default_registry(profiles=5)": lambda: default_registry(profiles=5),  # type: ignore[arg-type]
+        "default_registry(profiles=[5])": lambda: default_registry(profiles=[5]),  # type: ignore[list-item]
+        "configured_registry(profiles=5)": lambda: configured_registry({}, profiles=5),  # type: ignore[arg-type]
+        "lint_folders(5)": lambda: list(lint_folders(5, registry)),  # type: ignore[arg-type]
+        "lint_folders([5, ok])": lambda: list(lint_folders([5, str(good)], registry)),  # type: ignore[list-item]
+        "resolve_targets(5)": lambda: resolve_targets(5, layout),  # type: ignore[arg-type]
+        "resolve_targets([ok, 5])": lambda: resolve_targets([str(good), 5], layout),  # type: ignore[list-item]
+        "resolve_target(None)": lambda: resolve_target(None, layout),  # type: ignore[arg-type]
+        "lint_skill(None)": lambda: lint_skill(None),  # type: ignore[arg-type]
+        "fix_skill(5)": lambda: fix_skill(5, write=False),  # type: ignore[arg-type]
+    }
+    for name, call in calls.items():
+        with pytest.raises(InvalidOption) as raised:
+            call()
+        assert raised.value.diagnostic.code == "E100", name
+        assert "int" in str(raised.value) or "NoneType" in str(raised.value), name
+    assert [type(r) for r in lint_folders([str(good), good], registry)] == [LintResult] * 2
+
+
+def test_the_path_of_a_skills_skill_md_is_its_folder(
+    cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``lint_skill("skills/x/SKILL.md")`` was E010 ``(missing SKILL.md)`` while
+    ``resolve_target`` and the command line take that skill's folder (the index README:
+    a path to a skill's SKILL.md is that skill's folder); ``fix_skill`` as well."""
+    from skillc_lint import fix_skill
+
+    folder = put(cwd / "skills" / "demo", INVALID)
+    monkeypatch.chdir(cwd)
+    whole = lint_skill(folder).to_dict()
+    assert whole["diagnostics"]  # INVALID's findings: a result worth comparing
+    for given in ("skills/demo/SKILL.md", folder / "SKILL.md"):
+        assert lint_skill(given).to_dict() == whole
+        assert fix_skill(given, write=False).result.skill == "demo"
+    with pytest.raises(SkillNotFound):  # a SKILL.md that is not there: as before
+        lint_skill(cwd / "skills" / "none" / "SKILL.md")
+
+
 def test_one_skill_starts_no_pool(cwd: Path, clean_env: dict[str, str]) -> None:
     """One skill is linted in the process itself: no worker pool, no package metadata read."""
     put(cwd / "one")

@@ -185,9 +185,11 @@ def lint_skill(
 ) -> LintResult:
     """Lint the skill folder at ``path`` with ``registry`` (default: every RFC-0008 rule).
 
+    ``path`` may be the path of the skill's ``SKILL.md`` (:func:`skill_root`).
     A compiled skill is skipped (``skipped="compiled"``) unless ``force``, and then SKL001
     warns that results may not be meaningful. Raises :class:`~skillc_index.NotASkill` (E010)
-    when the folder (or file) at ``path`` has no SKILL.md,
+    when the folder (or file) at ``path`` has no SKILL.md, InvalidOption (E100) when
+    ``path`` is no ``str`` or ``os.PathLike``,
     :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when nothing is there (as the
     command line: DECISIONS), and :class:`~skillc_index.PathEscapesRoot` (E012), without
     reading it, when SKILL.md is a symlink resolving outside the folder. ``texts`` maps
@@ -202,6 +204,20 @@ def lint_skill(
     return lint_with_texts(
         path, registry=registry, force=force, texts=texts, cache=cache, cap=cap, leave_out=leave_out
     )[0]
+
+
+def skill_root(path: object) -> Path:
+    """The skill folder ``path`` stands for, as the API's ``path`` (:func:`lint_skill`,
+    :func:`~skillc_lint.fix_skill`): a ``str`` or ``os.PathLike``, else E100
+    (:func:`~skillc_index.layout.checked_skill`), never a bare ``TypeError``; the path of a
+    skill's ``SKILL.md`` is its folder, as :func:`~skillc_lint.resolve_target` (the command
+    line) and :func:`~skillc_index.resolve_skill` take it."""
+    from skillc_index.layout import checked_skill
+
+    root = Path(checked_skill(path))
+    if root.name == SKILL_FILE and is_file(root):
+        return root.parent
+    return root
 
 
 def entry_name(root: Path, real: str) -> str:
@@ -231,7 +247,7 @@ def lint_with_texts(
     from skillc_index.diagnostics import SkillNotFound
     from skillc_lint._skill import Skill
 
-    root = Path(path)
+    root = skill_root(path)
     real = os.path.realpath(root)  # resolved once: every check below is made against it
     try:
         # E012 before E010: an escaping SKILL.md is never read

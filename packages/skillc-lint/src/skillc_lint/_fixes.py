@@ -248,9 +248,9 @@ def fix_skill(
     fixed: ``PathEscapesProject`` (E012). ``leave_out``: files that are no part of the skill
     (:func:`~skillc_lint.lint_skill`'s). Raises what :func:`~skillc_lint.lint_skill` raises."""
     from skillc_index import SkillcError
-    from skillc_lint._engine import lint_skill, lint_with_texts
+    from skillc_lint._engine import lint_skill, lint_with_texts, skill_root
 
-    root = Path(path)
+    root = skill_root(path)  # E100 for no path, before anything is read
     confine = root if tree is None else Path(tree)
     originals: dict[str, _Original] = {}
     left: set[str] = set()  # files that are not fixed (problems says why)

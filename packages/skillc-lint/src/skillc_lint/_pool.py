@@ -134,11 +134,16 @@ def lint_folders(
     system gives no process pool (no writable ``/dev/shm``) the folders are linted here one
     after another, said once through ``warn``. One ``str`` or path is one folder, not the
     characters of a string (:func:`~skillc_index.items.as_items`). ``leave_out``: files that
-    are no part of any skill (:func:`~skillc_lint.lint_skill`'s).
+    are no part of any skill (:func:`~skillc_lint.lint_skill`'s). ``folders`` that are no
+    paths (``5``, ``[5, "skills/x"]``) are InvalidOption (E100), raised before any is linted.
     """
-    from skillc_index.items import as_items
+    from skillc_index import InvalidOption
+    from skillc_index.items import checked_items
 
-    given = as_items(folders)
+    def wrong(value: object, _listed: bool) -> InvalidOption:
+        return InvalidOption(f"folders must be folder paths (str), not {type(value).__name__}")
+
+    given = checked_items(folders, (str, os.PathLike), wrong)
     each = [registry] * len(given) if isinstance(registry, RuleRegistry) else list(registry)
     distinct = list({id(rules): rules for rules in each}.values())
     workers = min(jobs, len(given))

@@ -170,13 +170,27 @@ def use_profile(registry: RuleRegistry, name: str) -> None:
 def default_registry(profiles: Sequence[str] | str | None = None) -> RuleRegistry:
     """A new registry holding the built-in rules, then the rules of each profile in
     ``profiles`` (default: ``agentskills``; ``()`` for RFC-0008 alone; one name as a ``str``
-    is that profile). :class:`~skillc_lint.UnknownProfile` (E100) for an unknown profile."""
-    from skillc_index.items import as_items
-
+    is that profile). :class:`~skillc_lint.UnknownProfile` (E100) for an unknown profile,
+    :class:`~skillc_lint.ParameterError` (E100) for ``profiles`` that are no names
+    (:func:`profile_names`)."""
     registry = RuleRegistry(BUILTIN_RULES)
-    for name in DEFAULT_PROFILES if profiles is None else as_items(profiles):
+    for name in DEFAULT_PROFILES if profiles is None else profile_names(profiles):
         registry.use(use_profile, name)
     return registry
+
+
+def profile_names(profiles: object) -> tuple[str, ...]:
+    """The names of the API's ``profiles`` (one ``str`` is one name:
+    :func:`~skillc_index.items.checked_items`), each a ``str``; else
+    :class:`~skillc_lint.ParameterError` (E100), never a bare ``TypeError``
+    (``profiles=5``, ``profiles=[5]``)."""
+    from skillc_index.items import checked_items
+    from skillc_lint._errors import ParameterError
+
+    def wrong(value: object, _listed: bool) -> ParameterError:
+        return ParameterError("profile", f"must be profile names (str), not {type(value).__name__}")
+
+    return checked_items(profiles, str, wrong)
 
 
 def known_profiles(names: object) -> tuple[list[str], list[str]]:
@@ -223,9 +237,7 @@ def configured_registry(
     settings.pop("per-file-ignores", None)  # no rule: the run reads it (operations.suppressions)
     chosen = settings.pop(targets.TARGETS_OPTION, None)  # the target rules' (issue 37)
     problems: list[str] = []
-    from skillc_index.items import as_items
-
-    names = list(as_items(profiles))  # one str is one profile, as default_registry reads it
+    names = list(profile_names(profiles))  # one str is one profile, as default_registry's
     if not names and configured is not None:
         names, problems = known_profiles(configured)
     registry = default_registry(profiles=tuple(dict.fromkeys(["agentskills", *names])))

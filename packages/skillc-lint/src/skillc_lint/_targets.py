@@ -74,12 +74,17 @@ def resolve_targets(arguments: Sequence[str] | str, layout: Layout) -> list[Targ
     """What to lint for each argument (:func:`resolve_target`); one ``str`` is one argument,
     not its characters (:func:`~skillc_index.items.as_items`). No argument means every skill
     of the project store; without a project that is a usage error
-    (:class:`~skillc_index.NoSkillGiven`, E100).
+    (:class:`~skillc_index.NoSkillGiven`, E100); arguments that are no names or paths
+    (``5``, ``[5]``) are InvalidOption (E100), each checked before any is resolved.
     """
-    from skillc_index import NoSkillGiven
-    from skillc_index.items import as_items
+    from skillc_index import InvalidOption, NoSkillGiven
+    from skillc_index.items import checked_items
+    from skillc_index.layout import checked_skill
 
-    arguments = as_items(arguments)
+    def wrong(value: object, _listed: bool) -> InvalidOption:
+        return InvalidOption(f"arguments must be names or paths, not {type(value).__name__}")
+
+    arguments = [checked_skill(item) for item in checked_items(arguments, object, wrong)]
     if not arguments:
         if layout.project_root is None:
             raise NoSkillGiven(
@@ -115,9 +120,12 @@ def resolve_target(argument: str, layout: Layout) -> Target:
     :class:`~skillc_index.diagnostics.SkillNotFound` (E001) when the argument stands for no skill
     (:class:`~skillc_index.NoSkillBeforeCut`, E100, when the walk of the folder stopped at its
     bound first): a multi-target run reports that argument and goes on with the others.
+    InvalidOption (E100) for an argument that is no ``str`` or ``os.PathLike``.
     """
     from skillc_index import NoSkillBeforeCut, expand_user
+    from skillc_index.layout import checked_skill
 
+    argument = checked_skill(argument)
     given = layout.cwd / expand_user(argument)
     if is_file(given):  # a file of a skill (an editor or pre-commit passing file names)
         owner = next((p for p in given.parents if is_file(p / SKILL_FILE)), None)
