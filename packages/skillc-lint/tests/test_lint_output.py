@@ -435,3 +435,27 @@ def test_the_rendered_check_of_a_comment_reads_tables_within_the_cell_bound(
     assert _renders_alike(block, 5, new_line, comment)  # a row's cell past the header's
     monkeypatch.setattr(table_rule, "MAX_TABLE_CELLS", 100)
     assert not _renders_alike(block, 5, new_line, comment)
+
+
+def test_to_dict_is_the_json_object_without_path_and_counts(lint: Run, cwd: Path) -> None:
+    """The README said ``LintResult.to_dict()`` is "the JSON shape above (without path)",
+    but ``skillc-lint --format json`` also has ``error_count`` and ``warning_count``: the
+    README names the three keys the report adds, and this checks them against the console
+    script's output."""
+    import json
+    import re
+
+    put(cwd / "bad")
+    printed = lint("bad", "--format", "json", script=True)
+    assert printed.returncode == 1, printed.stderr
+    whole = json.loads(printed.stdout)
+    result = lint_skill(cwd / "bad")
+    own = result.to_dict()
+    added = {key: value for key, value in whole.items() if key not in own}
+    assert {key: whole[key] for key in own} == own
+    counts = {"error_count": result.errors, "warning_count": result.warnings}
+    assert added == {"path": "bad", **counts} and all(counts.values())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"`result\.to_dict\(\)` is the object `--format json`.*?adds", readme, re.S)
+    assert said is not None
+    assert all(f"`{key}`" in said.group() for key in added)
