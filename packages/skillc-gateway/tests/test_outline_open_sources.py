@@ -541,6 +541,26 @@ def test_open_refuses_a_binary_file_over_the_reply_bound(resolved: ResolvedSkill
     assert isinstance(text, FileText) and text.text == "one\ntwo\nthree\n"
 
 
+def test_open_refuses_a_max_bytes_that_is_no_byte_count(resolved: ResolvedSkill) -> None:
+    """``max_bytes="x"`` was a bare ``TypeError``, ``10**30`` an ``OverflowError`` and ``-1``
+    E023 "at most -1": each is E100 naming the parameter, before the file is opened; the
+    bound itself (10^9) is taken."""
+    from skillc_index import InvalidOption
+    from skillc_index.arguments import MAX_COUNT
+
+    (resolved.source / "blob.bin").write_bytes(b"\0" * 3000)
+    for value in ("x", True, -1, 2.5, 10**30, MAX_COUNT + 1):
+        with pytest.raises(InvalidOption) as caught:
+            open_file(resolved, "blob.bin", max_bytes=value)  # type: ignore[arg-type]
+        assert "max_bytes must be" in str(caught.value), value
+    with pytest.raises(InvalidOption):  # checked before the path is looked up
+        open_file(resolved, "no-such-file", max_bytes=-1)
+    whole = open_file(resolved, "blob.bin", max_bytes=MAX_COUNT)
+    assert isinstance(whole, FileBytes) and len(whole.data) == 3000
+    with pytest.raises(FileTooLarge):
+        open_file(resolved, "blob.bin", max_bytes=0)
+
+
 def test_sources_tree(gateway: Run, demo: Path) -> None:
     (demo / "references" / "deep").mkdir()
     (demo / "references" / "deep" / "a.md").write_text("# A\n", encoding="utf-8")

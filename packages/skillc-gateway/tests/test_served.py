@@ -743,6 +743,44 @@ def test_a_first_page_hashes_the_files_of_its_own_skills_only(
         fresh.close()
 
 
+def test_a_page_of_bad_arguments_is_e100_before_any_skill_is_built(tmp_path: Path) -> None:
+    """``page(after, limit)`` is public (the gateway README): ``page(None, -1)`` was a bare
+    ``IndexError``, ``page(None, "x")`` and ``page(5, 2)`` a ``TypeError``, and
+    ``page(None, 0)`` an empty page said to be the last; each is E100 now, as every other
+    parameter of the API, and nothing is built for it."""
+    from skillc_gateway.served import MAX_AFTER_CHARS
+    from skillc_index import InvalidOption
+
+    home = tmp_path / "home"
+    _many_skills(home / ".claude" / "skills", 3)
+    project = tmp_path / "project"
+    project.mkdir()
+    layout = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        bad: list[tuple[Any, Any]] = [
+            (None, -1),
+            (None, 0),
+            (None, "x"),
+            (None, True),
+            (None, 10**30),
+            (5, 2),
+            (b"skill-0000", 2),
+            ("s" * (MAX_AFTER_CHARS + 1), 2),
+        ]
+        for after, limit in bad:
+            with pytest.raises(InvalidOption) as raised:
+                served.page(after, limit)
+            assert raised.value.diagnostic.code == "E100", (after, limit)
+        assert served.snapshot(complete=False).entries == {}  # nothing built for them
+        entries, more = served.page(None, 2)
+        assert ([e.path for e in entries], more) == (["skill-0000", "skill-0001"], "skill-0001")
+        entries, more = served.page("s" * MAX_AFTER_CHARS, 2)  # the longest: past them all
+        assert (entries, more) == ([], None)
+    finally:
+        served.close()
+
+
 def test_pages_of_nested_and_refused_skills_walk_the_whole_listing_in_order(
     tmp_path: Path,
 ) -> None:

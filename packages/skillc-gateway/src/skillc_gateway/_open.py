@@ -137,8 +137,11 @@ class _Upto:
 
 
 def base64_capacity(chars: int) -> int:
-    """The most bytes whose base64 fits in ``chars`` characters."""
-    return chars // 4 * 3
+    """The most bytes whose base64 fits in ``chars`` characters (at most
+    :data:`~skillc_index.arguments.MAX_COUNT`: :func:`open_file`'s bound of ``max_bytes``)."""
+    from skillc_index.arguments import MAX_COUNT
+
+    return min(chars // 4 * 3, MAX_COUNT)
 
 
 def read_lines(
@@ -210,14 +213,19 @@ def open_file(
     ``hidden`` or not: :class:`~skillc_index.diagnostics.EvalsPath`). E100 for a ``path``
     (None, 5, empty), ``max_lines``, ``skip`` or ``hidden``
     of the wrong type or below its bound, as the command line and the MCP tool refuse them
-    (:func:`~skillc_index.operation.checked_values`).
+    (:func:`~skillc_index.operation.checked_values`), and for a ``max_bytes`` that is no
+    integer from 0 to :data:`~skillc_index.arguments.MAX_COUNT` (``"x"``, ``True``, -1,
+    10**30: a bare ``TypeError`` or ``OverflowError`` before, or E023 "at most -1").
     """
     from skillc_gateway.operations import OpenParams
+    from skillc_index.arguments import checked
     from skillc_index.operation import checked_values
 
     values = {"path": path, "max_lines": max_lines, "offset": skip, "hidden": hidden}
-    checked = checked_values(OpenParams, values, {"offset": "skip"})
-    path, max_lines, skip, hidden = checked.values()
+    found_values = checked_values(OpenParams, values, {"offset": "skip"})
+    path, max_lines, skip, hidden = found_values.values()
+    if max_bytes is not None:  # no field of OpenParams: the caller's bound (the MCP reply's)
+        max_bytes = checked("max_bytes", max_bytes, {"type": "integer", "minimum": 0})
     try:
         handle = open_in_root(skill.source, path, hidden=hidden, tests=False)
     except NotARegularFile as exc:

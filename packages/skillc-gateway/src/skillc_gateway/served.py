@@ -75,7 +75,11 @@ if TYPE_CHECKING:
     from skillc_index.inventory.entries import InstalledSkill, Listing
     from skillc_index.inventory.folders import Root
 
-__all__ = ["MAX_LINKED_STATS", "MAX_UNSKILLED", "ServedSkills"]
+__all__ = ["MAX_AFTER_CHARS", "MAX_LINKED_STATS", "MAX_UNSKILLED", "ServedSkills"]
+
+#: The longest ``after`` :meth:`ServedSkills.page` takes (no skill path is longer, and no
+#: MCP cursor, of at most 16,384 base64 characters, decodes to a longer one).
+MAX_AFTER_CHARS = 16_384
 
 #: Folders of one inventory root that hold no skill, watched at most (:class:`ServedSkills`).
 MAX_UNSKILLED = 256
@@ -549,9 +553,17 @@ class ServedSkills:
         first), and the path to go on after (None: that was the last). Only the skills that
         may hold them are built (:meth:`snapshot`): a skill's entries (its own and nested
         ones) sort from its own path on, so once ``limit + 1`` entries are found the skills
-        after the last of them are left for later pages."""
+        after the last of them are left for later pages. E100 (InvalidOption) for an
+        ``after`` that is no ``str`` of at most :data:`MAX_AFTER_CHARS` characters (or None)
+        and a ``limit`` that is no integer from 1 to :data:`~skillc_index.arguments.MAX_COUNT`,
+        before any work (a bare ``IndexError`` or ``TypeError`` before)."""
         import bisect
 
+        from skillc_index.arguments import checked
+
+        if after is not None:  # checked, kept as given (a cursor's surrogate escapes)
+            checked("after", after, {"type": "string", "maxLength": MAX_AFTER_CHARS})
+        limit = checked("limit", limit, {"type": "integer", "minimum": 1})
         snapshot = self.snapshot(fresh=after is None, complete=False)
         first = 0 if after is None else bisect.bisect_right(self._order, after)
         # a skill before ``after`` whose nested skills may sort after it: a prefix of it
