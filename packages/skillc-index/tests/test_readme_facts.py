@@ -41,3 +41,39 @@ def test_the_index_sql_block_is_the_schema_a_build_writes() -> None:
     words = re.findall(r"\w+|[^\w\s]", statements)
     assert words == re.findall(r"\w+|[^\w\s]", SCHEMA_SQL.format(tokenize="porter unicode61"))
     assert f"schema_version (SCHEMA_VERSION: {SCHEMA_VERSION})" in block
+
+
+def test_the_python_api_example_runs_in_a_new_folder(
+    tmp_path: Path, clean_env: dict[str, str]
+) -> None:
+    """The headline example of "Python API", run as written in a new empty folder (as a
+    user's script, in a process of its own): it failed with E001 at ``resolve_skill``, the
+    layout having been discovered before ``init_skill`` made the folder a project; it now
+    takes ``init_skill``'s ``layout``. Every line runs: the skill made, built and deployed,
+    its index read, and the last line's E001 printed for ``nope``."""
+    import subprocess
+    import sys
+
+    example = re.findall(
+        r"```python\n(.*?)```", section(README.read_text("utf-8"), "Python API"), re.S
+    )[0]
+    assert "init_skill(" in example and "resolve_skill(" in example
+    project = tmp_path / "new"  # no project yet (this package's `project` fixture is one)
+    user_home = tmp_path / "user-home"
+    project.mkdir()
+    user_home.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", example],
+        cwd=project,
+        env={**clean_env, "HOME": str(user_home)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "my-skill"  # read_skill_metadata(doc).name
+    assert "my-skill project" in done.stdout  # list_skills
+    assert "error[E001]: skill 'nope' not found" in lines
+    assert (project / ".skillc" / "skills" / "my-skill" / "SKILL.md").is_file()

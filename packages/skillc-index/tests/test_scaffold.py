@@ -915,3 +915,31 @@ def test_a_lock_another_process_holds_on_the_gitignore_is_waited_for_a_bounded_t
     assert gitignore.read_text(encoding="utf-8") == before
     assert skc("init").returncode == 0  # released: the lines go in
     assert gitignore.read_text(encoding="utf-8").startswith(before + "/.skillc/runtime/\n")
+
+
+def test_the_result_s_layout_holds_what_init_made(tmp_path: Path) -> None:
+    """``init_skill`` in a folder with no project makes it one, but the layout given still
+    has none (the README's example then failed with E001 at ``resolve_skill``): the result's
+    ``layout`` is the one ``Layout.discover`` finds there now; the layout given where nothing
+    changed (a project already there, the global store); ``init_project`` in a folder
+    below a project makes that folder the project."""
+    from skillc_index import resolve_skill
+
+    env = {"SKILLC_HOME": str(tmp_path / "home")}
+    new = tmp_path / "new"
+    new.mkdir()
+    given = Layout.discover(new, env)
+    made = init_skill("my-skill", given)
+    assert given.project_root is None and made.layout.project_root == new
+    assert made.layout == Layout.discover(new, env)
+    assert resolve_skill("my-skill", made.layout).source == new / ".skillc/skills/my-skill"
+    again = init_skill("other", made.layout)
+    assert again.layout is made.layout  # a project already: the layout given
+    home = init_skill("mine", made.layout, global_store=True)
+    assert home.layout is made.layout and home.scope == "global"
+    below = new / "sub"
+    below.mkdir()
+    inner = Layout.discover(below, env)
+    assert inner.project_root == new
+    assert init_project(inner).layout == Layout.discover(below, env)
+    assert init_project(inner).layout.project_root == below

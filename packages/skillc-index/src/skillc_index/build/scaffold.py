@@ -19,7 +19,7 @@ import errno
 import functools
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple
 
@@ -88,6 +88,11 @@ class InitResult:
     """The lines added to the project's ``.gitignore`` (none when all were there)."""
     notices: tuple[Notice, ...] = ()
     """Git could not say what it tracks there (:attr:`Appended.unanswered`)."""
+    layout: Layout = field(kw_only=True, repr=False, compare=False)
+    """The layout that holds what was made (not in :meth:`to_dict`): the one given, or, when
+    init made the working folder a project, that layout with it as the project (what
+    ``Layout.discover`` finds there now; the one given has no project and does not resolve
+    the new skill: E001)."""
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
@@ -123,7 +128,9 @@ def init_project(layout: Layout) -> InitResult:
             skills.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CannotCreate(str(skills), exc.strerror or str(exc)) from exc
-        return InitResult(kind="global", path=skills, created=not existed, scope="global")
+        return InitResult(
+            kind="global", path=skills, created=not existed, scope="global", layout=layout
+        )
     _refuse_project_in_skill(layout)
     _require_working_folder(layout)
     if not within(skills, layout.cwd):  # a checkout's .skillc symlink leads out: E012
@@ -140,8 +147,18 @@ def init_project(layout: Layout) -> InitResult:
         added = ignore_generated(layout.cwd, layout, said)
     notices = tuple(Notice(text) for text in said)
     return InitResult(
-        kind="project", path=skills, created=not existed, gitignore=added, notices=notices
-    )
+        kind="project", path=skills, created=not existed, gitignore=added, notices=notices,
+        layout=_project_here(layout),
+    )  # fmt: skip
+
+
+def _project_here(layout: Layout) -> Layout:
+    """``layout`` once its working folder holds a project's ``.skillc/``: that folder is its
+    project (the first one up from it, which ``Layout.discover`` finds, no other user's
+    ``.skillc/`` passed over on the way)."""
+    if layout.project_root == layout.cwd:
+        return layout
+    return layout._replace(project_root=layout.cwd, foreign=())
 
 
 def _make_in_working_folder(layout: Layout, folder: Path) -> None:
@@ -595,7 +612,9 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
 
     Without ``global_store`` the skill goes into the project store; with no project yet, the
     working directory becomes one (its ``.skillc/skills/`` is created and its ``.gitignore``
-    updated as by :func:`init_project`). A ``name`` that is no ``str`` is E100.
+    updated as by :func:`init_project`): the result's ``layout`` then holds that project,
+    and resolves the new skill where the ``layout`` given does not. A ``name`` that is no
+    ``str`` is E100.
     """
     from skillc_index.arguments import checked
 
@@ -645,7 +664,8 @@ def init_skill(name: str, layout: Layout, *, global_store: bool = False) -> Init
     except OSError as exc:
         raise CannotCreate(str(skill_file), exc.strerror or str(exc)) from exc
     notices = tuple(Notice(text) for text in said)
+    made = _project_here(layout) if scope == "project" and new_project else layout
     return InitResult(
         kind="skill", path=folder, created=True, scope=scope, name=name, gitignore=added,
-        notices=notices,
+        notices=notices, layout=made,
     )  # fmt: skip
