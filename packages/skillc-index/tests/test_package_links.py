@@ -101,3 +101,23 @@ def test_never_packaged_of_what_the_package_holds_is_nothing(
     for rel in ("SKILL.md", "references", "references/r.md", "r.md", "venv"):
         assert never_packaged(rel, real) == "", rel
     assert never_packaged("node_modules", real) == "node_modules/, a folder skillc skips"
+
+
+def test_a_link_through_claudes_placeholders_is_read_as_claude_reads_it(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``[n](${CLAUDE_SKILL_DIR}/.notes/x.md)`` (and ``{baseDir}/...``) is Claude's link to
+    the skill's ``.notes/x.md``: an upload and a Claude Code plugin warn of it, as SKL301 does
+    under ``--profile claude-code``; the formats of the standard's agents read the text as
+    written (a path that is not there: no concern of package's)."""
+    body = "[a](${CLAUDE_SKILL_DIR}/.notes/x.md) [b]({baseDir}/.notes/x.md)\n"
+    folder = write_skill(project / "holders", body=body, files={".notes/x.md": "# X\n"})
+    for fmt in ("upload", "claude-plugin", "plugin", "well-known"):
+        result = package_skills([str(folder)], layout, fmt=fmt, output=tmp_path / fmt)
+        said = [n.text for n in result.warnings if "broken in the package" in n.text]
+        expected = [
+            "holders: SKILL.md:8 links to '${CLAUDE_SKILL_DIR}/.notes/x.md'"
+            + LEFT_OUT.format("hidden"),
+            "holders: SKILL.md:8 links to '{baseDir}/.notes/x.md'" + LEFT_OUT.format("hidden"),
+        ]
+        assert said == (expected if fmt in ("upload", "claude-plugin") else []), fmt

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from skillc_index import (
     SKILL_FILE,
@@ -34,6 +33,7 @@ from skillc_index import (
     walk_skill,
 )
 from skillc_index.files import inside
+from skillc_index.markdown.targets import NO_SUBSTITUTIONS, Substitutions, link_destination
 from skillc_index.text import BOM, normalize_newlines
 from skillc_index.walk import first_files
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
@@ -67,25 +67,6 @@ __all__ = [
 LinkKind = Literal[
     "external", "absolute", "anchor", "path", "escape", "sibling", "empty", "dynamic"
 ]
-
-# RFC 3986 scheme ("http:", "mailto:", "data:"...): such a link leaves the skill.
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-class Substitutions(NamedTuple):
-    """What an agent replaces in a skill's text before the model reads it (a dialect's
-    profile says), so links holding it are judged as the agent resolves them."""
-
-    skill_dir: tuple[str, ...] = ()
-    """Placeholders that stand for the skill folder at the start of a link
-    (``{baseDir}/references/x.md`` is ``references/x.md`` from the skill root)."""
-    runtime: str = ""
-    """A regular expression of values known only when the skill runs (``$ARGUMENTS``): a
-    link holding one is ``dynamic`` and not checked. Empty: none."""
-
-
-#: The standard's: a skill's text is read as written.
-NO_SUBSTITUTIONS = Substitutions()
 
 
 @dataclass(frozen=True)
@@ -521,24 +502,8 @@ def _classify(
     def ref(kind: LinkKind, path: str, fragment: str) -> LinkRef:
         return LinkRef(source, line, target, kind, path, fragment, written_as, column, by)
 
-    # split before it was decoded: q%3F.md names q?.md (Link.path), not q and a query
-    written, fragment = link.path, link.fragment
-    for placeholder in substitutions.skill_dir:
-        rest = written[len(placeholder) :] if written.startswith(placeholder) else None
-        if rest is not None and (not rest or rest[0] == "/"):
-            folder, written = "", rest.lstrip("/") or "."  # from the skill root
-            break
-    after = target[len(link.path) :]  # its query and fragment, as the target shows them
-    if substitutions.runtime and re.search(substitutions.runtime, written + after):
-        return ref("dynamic", "", "")
-    if _SCHEME.match(written) or written.startswith("//"):
-        return ref("external", "", "")
-    if written.startswith(("/", "\\")):
-        return ref("absolute", "", "")
-    if not written:
-        kind: LinkKind = "anchor" if fragment else "empty"
-        return ref(kind, source if fragment else "", fragment)
-    path = posixpath.normpath(posixpath.join(folder, written))
-    if path == ".." or path.startswith("../"):
-        return ref("escape", "", fragment)
-    return ref("path", path, fragment)
+    found = link_destination(link, folder, substitutions)
+    if found.kind == "anchor":
+        return ref("anchor", source, link.fragment)
+    fragment = link.fragment if found.kind in ("path", "escape") else ""
+    return ref(found.kind, found.path, fragment)

@@ -146,12 +146,14 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
     from skillc_index.markdown.frontmatter import parse_frontmatter
     from skillc_index.markdown.metadata import read_skill_metadata
     from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT, is_markdown
+    from skillc_index.markdown.targets import NO_SUBSTITUTIONS
     from skillc_index.markdown.yaml12 import scalar_texts
-    from skillc_index.package.links import left_out_links
+    from skillc_index.package.links import FORMAT_SUBSTITUTIONS, left_out_links
     from skillc_index.skill_files import skipped_notices, walk_skill
     from skillc_index.text import BOM, BOM_BYTES
 
     dialect = PACKAGE_DIALECTS[fmt]
+    substitutions = FORMAT_SUBSTITUTIONS.get(fmt, NO_SUBSTITUTIONS)  # its agent's
     resolved = resolve_skill(given, layout)  # W001 among its notices: the skill taken is said
     source = resolved.imported_from or resolved.source  # a path: the folder as it is now
     dirs: list[str] = []
@@ -195,7 +197,7 @@ def pack_skill(given: str, layout: Layout, fmt: str) -> PackedSkill:
                 data = head = skill_md = handle.read(left)
         said += _key_held(rel, head)
         if is_markdown(rel):  # a link to what no package holds is broken in the package
-            said += left_out_links(rel, head[:MARKDOWN_READ_LIMIT], real_root, rules)
+            said += left_out_links(rel, head[:MARKDOWN_READ_LIMIT], real_root, rules, substitutions)
         if lfs_pointer(head):  # (head: more than LFS_POINTER_MAX bytes when the file has more)
             pointers.append(rel)
         total += size_of(data)

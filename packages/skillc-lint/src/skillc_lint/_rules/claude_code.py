@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from skillc_index.dialect import CLAUDE_CODE_FIELDS
+from skillc_index.markdown.targets import CLAUDE_SUBSTITUTIONS
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
-from skillc_lint._skill import Skill, Substitutions
+from skillc_lint._skill import Skill
 
 __all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
 
@@ -23,15 +24,8 @@ STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
 #: (skillc-index's record of it, which ``--target claude`` reads too) and spec/004 layer 2's
 #: ``mode``.
 FIELDS = tuple(sorted(CLAUDE_CODE_FIELDS | {"mode"}))
-#: Claude Code's string substitutions in a skill's text (code.claude.com/docs/en/skills,
-#: "Available string substitutions"): ``${CLAUDE_SKILL_DIR}`` is the skill folder, as is
-#: ``{baseDir}`` (the older convention of Claude Code kept by trailofbits and NVIDIA skills);
-#: ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, a named ``$argument``, ``${CLAUDE_SESSION_ID}``
-#: and ``${CLAUDE_EFFORT}`` are known only when the skill runs.
-SUBSTITUTIONS = Substitutions(
-    skill_dir=("${CLAUDE_SKILL_DIR}", "{baseDir}"),
-    runtime=r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\})",
-)
+#: Claude Code's string substitutions in a skill's text (skillc-index's record of them).
+SUBSTITUTIONS = CLAUDE_SUBSTITUTIONS
 
 #: Documented values of ``effort`` and ``shell``.
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
