@@ -122,7 +122,7 @@ def test_a_hidden_path_a_link_names_invalidates(lint: Run, skill: Writer) -> Non
     (folder / ".notes/todo.md").write_text("# Todo\n")
     same_as_fresh(lint, str(folder))
     # there now, but hidden: no package holds it (SKL301 says why, no longer "not found" alone)
-    assert "(hidden: no part of the skill, never packaged)" in lint(str(folder)).stderr
+    assert "link target is never packaged: '.notes/todo.md' (hidden)" in lint(str(folder)).stderr
 
 
 def test_where_a_link_leads_out_of_the_package_invalidates(lint: Run, skill: Writer) -> None:

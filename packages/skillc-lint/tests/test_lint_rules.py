@@ -822,12 +822,12 @@ def test_skl301_a_link_to_what_the_gitignore_excludes_is_not_bundled(
         files={"secrets.txt": "k\n", "out/build.log": "l\n", ".env": "E=1\n"},
     )
     (folder / ".gitignore").write_text("out/\nsecrets.txt\n", encoding="utf-8")
-    why = " (the skill's .gitignore excludes it: no part of the skill, never packaged)"
+    why = " (the skill's .gitignore excludes it)"
     assert messages(found(folder, "SKL301")) == [
-        f"link target not found: 'secrets.txt'{why}",
-        f"link target not found: 'out/build.log'{why}",
-        f"link target not found: 'out/'{why}",
-        "link target not found: '.env' (hidden: no part of the skill, never packaged)",
+        f"link target is never packaged: 'secrets.txt'{why}",
+        f"link target is never packaged: 'out/build.log'{why}",
+        f"link target is never packaged: 'out/'{why}",
+        "link target is never packaged: '.env' (hidden)",
     ]
 
 
@@ -858,53 +858,51 @@ def test_skl301_a_link_to_what_every_package_leaves_out_is_never_packaged(
     (folder / "notes.md").symlink_to(".notes/x.md")
     (folder / "compiled.bin").symlink_to("scripts/m.pyc")
     said = [(d.file, d.line, d.message, d.severity) for d in found(folder, "SKL301")]
-    never = "no part of the skill, never packaged"
+    never = "link target is never packaged"
     assert said == [
-        ("SKILL.md", 8, f"link target not found: '.notes/x.md' (hidden: {never})", "error"),
-        ("SKILL.md", 8, f"link target not found: '.env.example' (hidden: {never})", "error"),
+        ("SKILL.md", 8, f"{never}: '.notes/x.md' (hidden)", "error"),
+        ("SKILL.md", 8, f"{never}: '.env.example' (hidden)", "error"),
         (
             "SKILL.md",
             8,
-            f"link target not found: 'evals/evals.json' (the skill's tests, evals/: {never})",
+            f"{never}: 'evals/evals.json' (the skill's tests, evals/)",
             "error",
         ),
         (
             "SKILL.md",
             8,
-            f"link target not found: 'evals/' (the skill's tests, evals/: {never})",
+            f"{never}: 'evals/' (the skill's tests, evals/)",
             "error",
         ),
         (
             "SKILL.md",
             9,
-            f"link target not found: 'scripts/m.pyc' (compiled Python: {never})",
+            f"{never}: 'scripts/m.pyc' (compiled Python)",
             "error",
         ),
         (
             "SKILL.md",
             9,
-            "link target not found: 'node_modules/x/index.js' (in node_modules/, a folder skillc "
-            f"skips: {never})",
+            f"{never}: 'node_modules/x/index.js' (in node_modules/, a folder skillc skips)",
             "error",
         ),
         (
             "SKILL.md",
             9,
-            f"link target not found: 'notes.md' (leads to '.notes/x.md', hidden: {never})",
+            f"{never}: 'notes.md' (leads to '.notes/x.md', hidden)",
             "error",
         ),
         (
             "SKILL.md",
             9,
-            "link target not found: 'compiled.bin' (leads to 'scripts/m.pyc', compiled Python: "
-            f"{never})",
+            f"{never}: 'compiled.bin' (leads to 'scripts/m.pyc', compiled Python)",
             "error",
         ),
         ("SKILL.md", 10, "link target not found: '.gone.md'", "error"),
         (
             "references/r.md",
             3,
-            f"link target not found: '../.notes/x.md' (hidden: {never})",
+            f"{never}: '../.notes/x.md' (hidden)",
             "error",
         ),
     ]
@@ -917,17 +915,21 @@ def test_skl301_a_link_through_a_second_link_to_a_folder_is_not_bundled(
 ) -> None:
     """A link through a second symlink to a folder (``mirror -> docs``, skipped by the walk:
     each folder is walked once) found the file on disk and said nothing, though ``skc
-    package`` never ships it under that path: it is SKL301, naming the link it goes through.
-    The same file by the folder's own path is fine."""
+    package`` never ships it under that path: it is SKL301, naming the link it goes through
+    ("is never packaged"; "not found" for a file not there). The same file by the folder's own
+    path is fine."""
     folder = skill(
-        body="See [g](mirror/guide.md), [m](mirror/), [d](docs/guide.md).\n",
+        body="See [g](mirror/guide.md), [m](mirror/), [d](docs/guide.md), [x](mirror/x.md).\n",
         files={"docs/guide.md": "# Guide\n"},
     )
     (folder / "mirror").symlink_to("docs", target_is_directory=True)
-    why = " (reached through 'mirror', a second link to a folder the skill has: no part of the"
+    why = " (reached through 'mirror', a second link to a folder the skill has)"
     assert messages(found(folder, "SKL301")) == [
-        f"link target not found: 'mirror/guide.md'{why} skill, never packaged)",
-        f"link target not found: 'mirror/'{why} skill, never packaged)",
+        f"link target is never packaged: 'mirror/guide.md'{why}",
+        f"link target is never packaged: 'mirror/'{why}",
+        # not there at all: not found, whatever the path it takes
+        "link target not found: 'mirror/x.md' (reached through 'mirror', a second link to a"
+        " folder the skill has: no part of the skill, never packaged)",
     ]
 
 
@@ -1094,10 +1096,17 @@ def test_skl301_near_misses(skill: Writer, found: Found) -> None:
         "[web](https://example.com/x.md) [mail](mailto:a@b.c) <https://example.com>\n"
         "[abs](/etc/hosts.md) [top](#my-skill) [folder](scripts/) [here](./)\n"
         "[spaced](my%20file.md) [query](data.md?raw=1)\n"
+        # near a hidden target, not one: a dotted name, a hidden folder normalised away
+        "[env](env.example) [back](.notes/../data.md)\n"
     )
     folder = skill(
         body=body,
-        files={"scripts/run.sh": "echo\n", "my file.md": "# F\n", "data.md": "# D\n"},
+        files={
+            "scripts/run.sh": "echo\n",
+            "my file.md": "# F\n",
+            "data.md": "# D\n",
+            "env.example": "E=1\n",
+        },
     )
     assert found(folder, "SKL301") == []
 
@@ -1311,13 +1320,13 @@ def test_skl303_near_miss_symlinks_staying_inside(skill: Writer, found: Found) -
     (folder / "references" / "back").symlink_to("..")
     (folder / ".hidden-in.md").symlink_to("SKILL.md")
     assert found(folder, "SKL303") == []
-    why = "a second link to a folder the skill has: no part of the skill, never packaged"
+    never, why = "link target is never packaged", "a second link to a folder the skill has"
     assert messages(found(folder, "SKL301")) == [
-        f"link target not found: 'refs/r.md' (reached through 'refs', {why})",
-        f"link target not found: 'self/SKILL.md' (reached through 'self', {why})",
-        f"link target not found: 'refs' (reached through 'refs', {why})",
-        f"link target not found: 'refs/back/in.md' (reached through 'refs', {why})",
-        "link target not found: '.hidden-in.md' (hidden: no part of the skill, never packaged)",
+        f"{never}: 'refs/r.md' (reached through 'refs', {why})",
+        f"{never}: 'self/SKILL.md' (reached through 'self', {why})",
+        f"{never}: 'refs' (reached through 'refs', {why})",
+        f"{never}: 'refs/back/in.md' (reached through 'refs', {why})",
+        f"{never}: '.hidden-in.md' (hidden)",
     ]
     assert found(folder, "SKL302") == []
 

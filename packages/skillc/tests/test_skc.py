@@ -406,11 +406,10 @@ def test_package_and_lint_agree_on_a_link_to_what_no_package_holds(
     assert [(d["file"], d["message"]) for d in diagnostics if d["rule"] == "SKL301"] == [
         (
             "SKILL.md",
-            "link target not found: '.env.example' (hidden: no part of the skill, never packaged)",
+            "link target is never packaged: '.env.example' (hidden)",
         ),
         (
             "SKILL.md",
-            "link target not found: 'evals/evals.json' (the skill's tests, evals/: no "
-            "part of the skill, never packaged)",
+            "link target is never packaged: 'evals/evals.json' (the skill's tests, evals/)",
         ),
     ]

@@ -338,6 +338,11 @@ class Skill:
             return True
         return not self.excluded(rel) and bool(self._probe("exists", rel))
 
+    def on_disk(self, rel: str) -> bool:
+        """Whether a normalized relative path is on disk in the skill's folder, a part of the
+        skill or not (one :meth:`excluded`, a hidden file)."""
+        return rel in self.folders or rel in self.files or bool(self._probe("exists", rel))
+
     def excluded(self, rel: str) -> str:
         """Why a path that may be on disk is no part of the skill (``""``: nothing says so): the
         skill's ``.gitignore`` excludes it, or a symlink of :attr:`second_links` leads to it."""

@@ -23,7 +23,8 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
     are part of the skill (said so when not: its ``.gitignore`` files exclude it, or a second
     symlink to a folder reaches it, or every package leaves it out, ``skc package``'s
     :func:`~skillc_index.skill_files.never_packaged`: hidden, ``evals/``, ``*.pyc``; but for
-    a link of a file no package holds, one of ``evals/`` say); one that exists composed
+    a link of a file no package holds, one of ``evals/`` say: a target on disk is "never
+    packaged", one missing "not found"); one that exists composed
     otherwise (NFC typed, NFD on disk) is named, escaped, as the one it differs from in Unicode
     normalisation only. A bare placeholder, ``[links](url)`` in example text, is no link
     (:func:`~fields.link_placeholder`)."""
@@ -36,8 +37,7 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
             why = skill.never_packaged(link.path)
             if why:
                 yield Finding(
-                    f"link target not found: '{link.written.partition('#')[0]}' ({why}: "
-                    "no part of the skill, never packaged)",
+                    f"link target is never packaged: '{link.written.partition('#')[0]}' ({why})",
                     link.source,
                     link.line,
                     link.column,
@@ -49,15 +49,19 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
                 entries = entries or (*skill.files, *skill.folders)
                 twin = composed_match(link.path, entries)
             why = skill.excluded(link.path)
+            there = bool(why) and skill.on_disk(link.path)  # there, but no part of the skill
             differs = (
-                f" ({why}: no part of the skill, never packaged)"
+                f" ({why})"
+                if there
+                else f" ({why}: no part of the skill, never packaged)"
                 if why
                 else ""
                 if twin is None
                 else f" ('{composed_shown(twin)}' differs only in Unicode normalisation)"
             )
+            said = "is never packaged" if there else "not found"
             yield Finding(
-                f"link target not found: '{written}'{differs}",
+                f"link target {said}: '{written}'{differs}",
                 link.source,
                 link.line,
                 link.column,
