@@ -46,6 +46,7 @@ __all__ = [
     "ANSWER_MARGIN_SECONDS",
     "CONNECT_SECONDS",
     "PROBE_SECONDS",
+    "RETRY_SECONDS",
     "SILENT_SECONDS",
     "answers",
     "ask",
@@ -395,6 +396,10 @@ def holder_named(fd: int) -> str:
 #: How long a process that takes the find-server lock tries again while a client's probe
 #: holds it (:func:`claim_lock`).
 PROBE_SECONDS = 2.0
+#: How long :func:`claim_lock` waits again when taking the lock failed after it had it
+#: shared: a client's look may have taken it in that gap (``flock`` lets a shared lock go
+#: before it takes it exclusively).
+RETRY_SECONDS = 0.5
 
 
 def claim_lock(fd: int, path: Path) -> None:
@@ -407,24 +412,54 @@ def claim_lock(fd: int, path: Path) -> None:
     client's look then gave E060 "already runs (pid N)" at once); a server started at the
     instant of a ``--status`` or a find's probe died with E060 "already runs (pid ?)".
     Held shared all that time, it is no look of skillc's but another program's (``flock
-    -s``): FindServerError saying so (it said "already runs (pid ?)", none running)."""
+    -s``): FindServerError saying so (it said "already runs (pid ?)", none running). The
+    last try takes it shared, then exclusively: ``flock`` converts a lock by letting it go
+    first (not atomic), so a server starting, or a client's look, may take it in that gap;
+    the lock is asked again which (a server: BlockingIOError; a look: waited for again, for
+    up to :data:`RETRY_SECONDS`), rather than every such failure being another program's."""
     import errno
+
+    from skillc_index.locks import flock_within
+
+    for wait in (PROBE_SECONDS, RETRY_SECONDS):
+        if flock_within(fd, wait, owned=True) or _converted(fd):
+            return
+        if _held_exclusively(fd):  # a server runs or starts (it may have taken the gap)
+            raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+    raise FindServerError(
+        f"another process (no find server) has held {path} shared for over "
+        f"{PROBE_SECONDS:g} s: start the find server once it lets go"
+    )
+
+
+def _converted(fd: int) -> bool:
+    """Whether the lock on ``fd``, taken shared (False at once when held exclusively), was
+    then had exclusively: its other holders let go just now. Not had: ``fd`` holds none."""
     import fcntl
 
     from skillc_index.locks import flock_within
 
-    if flock_within(fd, PROBE_SECONDS, owned=True):
-        return
-    if not flock_within(fd, 0, shared=True):  # held exclusively: a server runs or starts
-        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-    try:  # let go just now: taken (a shared lock converted)
+    if not flock_within(fd, 0, shared=True):
+        return False
+    try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        raise FindServerError(
-            f"another process (no find server) has held {path} shared for over "
-            f"{PROBE_SECONDS:g} s: start the find server once it lets go"
-        ) from None
+        fcntl.flock(fd, fcntl.LOCK_UN)  # (Linux let it go already; other systems keep it)
+        return False
+    return True
+
+
+def _held_exclusively(fd: int) -> bool:
+    """Whether another open file holds the lock of ``fd`` exclusively (a shared lock is
+    refused); ``fd`` holds none after."""
+    import fcntl
+
+    from skillc_index.locks import flock_within
+
+    if not flock_within(fd, 0, shared=True):
+        return True
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
 
 
 #: The most of ``/proc/locks`` read looking for a lock (about 10,000 locks).
