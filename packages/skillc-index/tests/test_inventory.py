@@ -106,6 +106,32 @@ def test_a_plugin_turned_off_in_claude_code_settings_is_left_out(
     assert plugin_skill_folders(layout) == ()
 
 
+def test_claude_codes_managed_settings_outrank_the_others(
+    layout: Layout, project: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An organization's ``managed-settings.json`` (``/etc/claude-code/`` on Linux) was not
+    read, though its ``enabledPlugins`` outrank every other file's: a plugin it turns off was
+    an inventory folder, one it turns on none. It is the strongest level; a file too large
+    (over ``MAX_SETTINGS_BYTES``) or unreadable sets nothing, as the others'."""
+    import sys
+
+    from skillc_index.inventory import plugins
+
+    managed = tmp_path / "etc/claude-code/managed-settings.json"
+    managed.parent.mkdir(parents=True)
+    monkeypatch.setitem(plugins.MANAGED_SETTINGS, sys.platform, str(managed))
+    records(home, {"plugins": {key: [{"installPath": f"/opt/{key[0]}"}] for key in ("p@m", "q@m")}})
+    (project / ".claude").mkdir(parents=True, exist_ok=True)
+    local = {"enabledPlugins": {"p@m": True, "q@m": False}}
+    (project / ".claude/settings.local.json").write_text(json.dumps(local), encoding="utf-8")
+    assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)  # no managed file
+    policy = {"enabledPlugins": {"p@m": False, "q@m": True}}
+    managed.write_text(json.dumps(policy), encoding="utf-8")
+    assert plugin_skill_folders(layout) == (Path("/opt/q/skills"),)
+    managed.write_text(json.dumps(policy) + " " * plugins.MAX_SETTINGS_BYTES, encoding="utf-8")
+    assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)  # over the bound: unread
+
+
 def test_a_plugin_installed_but_not_turned_on_is_left_out(
     layout: Layout, project: Path, home: Path
 ) -> None:

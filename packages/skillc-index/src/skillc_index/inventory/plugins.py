@@ -30,6 +30,7 @@ __all__ = [
     "CODEX_PLUGIN_CACHE",
     "CODEX_PLUGIN_MANIFESTS",
     "KNOWN_MARKETPLACES",
+    "MANAGED_SETTINGS",
     "MAX_CODEX_PLUGINS",
     "MAX_PLUGIN_MANIFEST_BYTES",
     "MAX_PLUGIN_RECORDS_BYTES",
@@ -41,6 +42,7 @@ __all__ = [
     "codex_plugins_on",
     "in_plugins_folder",
     "known_marketplaces",
+    "managed_settings_file",
     "manifest_problem",
     "plugin_folders",
     "plugin_version_parts",
@@ -248,12 +250,32 @@ def settings_files(layout: Layout) -> tuple[Path, ...]:
     return tuple(found)
 
 
+#: Claude Code's managed settings file, an organization's, per platform (code.claude.com/docs
+#: /en/settings, "Settings files": system-level ``managed-settings.json``): it outranks every
+#: other settings file. Settings delivered by the claude.ai console or by MDM (plist,
+#: registry) are not files skillc can read.
+MANAGED_SETTINGS = {
+    "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
+    "win32": "C:\\ProgramData\\ClaudeCode\\managed-settings.json",
+    "linux": "/etc/claude-code/managed-settings.json",  # and WSL
+}
+
+
+def managed_settings_file() -> Path | None:
+    """This platform's :data:`MANAGED_SETTINGS` file (None on a platform it names none)."""
+    import sys
+
+    found = MANAGED_SETTINGS.get(sys.platform)
+    return None if found is None else Path(found)
+
+
 def plugins_turned_on(layout: Layout) -> frozenset[str]:
     """The plugins (``name@marketplace``) that Claude Code's settings turn on here, the only
     ones it loads: those whose ``enabledPlugins`` value is ``true`` in the strongest of the
-    settings files that set it (:func:`settings_files`: the project's
-    ``.claude/settings.local.json``, then its ``.claude/settings.json``, then the user's
-    ``settings.json`` of :func:`claude_home`). ``/plugin install`` sets it ``true`` in the
+    settings files that set it (the organization's :func:`managed_settings_file`, then
+    :func:`settings_files`: the project's ``.claude/settings.local.json``, then its
+    ``.claude/settings.json``, then the user's ``settings.json`` of :func:`claude_home`).
+    ``/plugin install`` sets it ``true`` in the
     file of the install's scope; a plugin installed and named in none of them, or not
     ``true`` in the strongest, is not loaded (anthropics/claude-code#20661). A settings file
     that cannot be read sets nothing; one whose other keys are odd (a ``skillOverrides``
@@ -261,7 +283,8 @@ def plugins_turned_on(layout: Layout) -> frozenset[str]:
     from skillc_index.bounded_json import read_json_bounded
 
     enabled: dict[str, object] = {}
-    for path in settings_files(layout):  # the weakest first
+    managed = managed_settings_file()
+    for path in (*settings_files(layout), *([managed] if managed else [])):  # weakest first
         try:
             data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
         except (OSError, ValueError):
