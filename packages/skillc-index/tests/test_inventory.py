@@ -204,7 +204,8 @@ def test_a_plugin_whose_manifest_claude_code_refuses_is_skipped_with_one_warning
         names = [skill["name"] for skill in json.loads(listed.stdout)["skills"]]
         assert sorted(names) == ["bare:n1", "odd:o1"]
         (warning,) = listed.stderr.splitlines()
-        assert warning.startswith(f"warning: skipping '1.0' ({bad}): the plugin bad@m, which ")
+        # named as the plugin, not as its version's folder ('1.0')
+        assert warning.startswith(f"warning: skipping 'bad@m' ({bad}): the plugin bad@m, which ")
         assert "Claude Code fails to load: its .claude-plugin/plugin.json is " in warning
     from skillc_index import resolve_skill
     from skillc_index.diagnostics import SkillNotFound

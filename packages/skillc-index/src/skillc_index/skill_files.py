@@ -139,7 +139,7 @@ def in_skipped_folder(rel: str) -> bool:
 def never_packaged(rel: str, real_root: str) -> str:
     """Why every package (``skc package``) leaves out the path ``rel`` of the skill at
     ``real_root`` (relative, POSIX, normalized; a folder when it is one on disk), as a link to
-    it says (``link target ... (hidden: ... never packaged)``); ``""`` when nothing does
+    it says (``link target is never packaged: ... (hidden)``); ``""`` when nothing does
     (whether it is there is not asked). What no walk lists (:func:`walk_skill`: a hidden name,
     a folder of :data:`~skillc_index.walk.SKIPPED_FOLDERS`, an editor's leftover) and what
     :func:`~skillc_index.layout.not_packaged` leaves out (``evals/``, ``*.pyc``), of ``rel``

@@ -121,10 +121,13 @@ class Skipped(Record):
     gone: bool = False
     """A deployment skillc made whose store skill is gone (renamed or deleted): its agent
     lists it all the same (``list --budget`` prices it, ``eval`` scores against it)."""
+    shown: str = ""
+    """What the warning calls it: a plugin's ``name@marketplace`` (its folder is a version,
+    ``1.0``); ``""``: its folder's name."""
 
     def notice(self) -> Notice:
         """The listing's warning for it (``skc eval --path`` skips such a folder too)."""
-        return Notice(f"skipping '{self.path.name}' ({self.path}): {self.reason}")
+        return Notice(f"skipping '{self.shown or self.path.name}' ({self.path}): {self.reason}")
 
     @property
     def key(self) -> str:
@@ -412,7 +415,9 @@ def root_listing(root: Root, layout: Layout) -> Listing:
 
     if root.unloaded is not None:  # a plugin Claude Code fails to load: said once, for it
         there = root.path.is_dir()
-        return Listing(skipped=(Skipped(root.path.parent, root.unloaded),) if there else ())
+        plugin = f"{root.plugin}@{root.marketplace}" if root.marketplace else root.plugin
+        unloaded = Skipped(root.path.parent, root.unloaded, shown=plugin or "")
+        return Listing(skipped=(unloaded,) if there else ())
     parent = root.path.name
     try:
         with os.scandir(root.path) as entries:

@@ -1,5 +1,5 @@
 """Which words of a tool's command are programs (spec/003 §3.5): the first word, what each
-wrapper of :data:`~skillc_index.tools.interpreters._WRAPPERS` runs (its options read past,
+wrapper of :data:`~skillc_index.tools.wrappers._WRAPPERS` runs (its options read past,
 with their arguments), what ``find -exec`` / ``fd -x`` run, and what ``watch -x`` or
 ``runuser -u`` run themselves (:func:`_programs`); with the helpers reading a word's text
 and a program's options that :mod:`skillc_index.tools.code_values` shares.
