@@ -618,21 +618,6 @@ def test_find_config_stops_at_the_project_root_and_the_home(
     assert find_config(tmp_path / "loose", layout) == tmp_path / "pyproject.toml"
 
 
-def test_find_config_walks_past_an_empty_skillc_folder(layout: Layout, tmp_path: Path) -> None:
-    """An empty ``.skillc/`` left in a skill ended the walk there (no config for the skill,
-    though its repository has one); one holding anything (a store, a runtime) still does."""
-    from skillc_index import find_config
-
-    repo = tmp_path / "repo"
-    write(repo / ".skillc" / "config.toml", "[lint]\n")
-    skill = repo / "skills" / "a"
-    (skill / ".skillc").mkdir(parents=True)
-    assert find_config(skill, layout) == repo / ".skillc" / "config.toml"
-    assert find_config(skill / "SKILL.md", layout, {}) == repo / ".skillc" / "config.toml"
-    (skill / ".skillc" / "runtime").mkdir()
-    assert find_config(skill, layout) is None
-
-
 def test_keys_of_too_many_parts_in_all_are_warned_and_ignored_before_parsing(
     layout: Layout,
 ) -> None:

@@ -48,25 +48,6 @@ def test_pyproject_tool_skillc_lint_is_read_from_a_repository(lint: Run, cwd: Pa
     }
 
 
-def test_an_empty_skillc_folder_in_a_skill_keeps_the_repository_config(
-    lint: Run, cwd: Path
-) -> None:
-    """An empty ``.skillc/`` left inside a skill made ``skillc-lint .`` run there drop the
-    repository's config (the walk ended at it), which a run from the repository used: a
-    folder without a config file is no config root, the findings are the same both ways."""
-    repo = cwd / "repo"
-    (repo / ".git").mkdir(parents=True)
-    write(repo / ".skillc" / "config.toml", '[lint]\nSKL108 = "error"\n')
-    skill = put(repo / "skills" / "tables")
-    (skill / ".skillc").mkdir()
-    expected = {"tables": [("SKL108", "error")]}
-    from_root = lint("skills/tables", "--format", "json", cwd=repo, script=True)
-    assert findings(from_root) == expected, from_root.stderr
-    inside = lint(".", "--format", "json", cwd=skill, script=True)
-    assert findings(inside) == expected, inside.stderr
-    assert inside.returncode == from_root.returncode == 1
-
-
 def test_a_skillc_folder_that_cannot_be_opened_is_passed_over(
     lint: Run, cwd: Path, unreadable: Callable[[Path], None]
 ) -> None:

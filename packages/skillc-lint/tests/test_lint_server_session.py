@@ -141,9 +141,6 @@ def test_a_file_changed_on_disk_lints_again_only_the_skills_holding_it(
     assert event(tmp_path / "pyproject.toml") == both
     assert event(tmp_path / "home" / ".skillc" / "config.toml") == both  # the global one
     assert event(tmp_path / "home" / "pyproject.toml") == []  # none of the home's skills
-    # the first entry of an empty .skillc/ above them ends their config walk there
-    assert event(tmp_path / ".skillc" / "runtime") == both
-    assert event(tmp_path / "home" / ".skillc" / "skills") == []  # the global store
     # a file so named that is no configuration of theirs: another folder's, a package's
     other = tmp_path / "other"
     assert event(other / ".skillc" / "config.toml", other / "pyproject.toml") == []

@@ -445,15 +445,15 @@ def find_config(
     folder holding ``.skillc/config.toml`` (not the global one) or a ``pyproject.toml`` with
     a ``[tool.skillc]`` table; None when there is none. The walk ends at the project's root
     (a folder holding a ``.skillc/`` directory, as :class:`~skillc_index.layout.Layout` finds
-    it, an empty one passed over, or a repository's top, holding ``.git``), that folder
-    included, and before the skillc home: a file above them (a parent's
-    ``.skillc/config.toml``, a ``pyproject.toml`` in ``/tmp`` above ``$SKILLC_HOME``) is no
-    one's in the project and configures none of its skills, nor a global skill (DECISIONS:
-    the home never counts as a project). A ``pyproject.toml`` that cannot be parsed is taken
-    (:func:`load_config` reports it and ignores it, as a broken ``.skillc/config.toml``); one
-    that cannot be opened is passed over. ``nearest``: the answer for each folder walked,
-    kept and reused by a caller asking for many paths (a lint of thousands of skills walks
-    each folder above them once)."""
+    it, or a repository's top, holding ``.git``), that folder included, and before the skillc
+    home: a file above them (a parent's ``.skillc/config.toml``, a ``pyproject.toml`` in
+    ``/tmp`` above ``$SKILLC_HOME``) is no one's in the project and configures none of its
+    skills, nor a global skill (DECISIONS: the home never counts as a project). A
+    ``pyproject.toml`` that cannot be
+    parsed is taken (:func:`load_config` reports it and ignores it, as a broken
+    ``.skillc/config.toml``); one that cannot be opened is passed over. ``nearest``:
+    the answer for each folder walked, kept and reused by a caller asking for many paths
+    (a lint of thousands of skills walks each folder above them once)."""
     folder = start.absolute()
     if not folder.is_dir():
         folder = folder.parent
@@ -477,12 +477,9 @@ def find_config(
 def _is_top(here: Path) -> bool:
     """Whether ``here`` is the top a walk for a config ends at: a project's root (a
     ``.skillc/`` folder as :class:`~skillc_index.layout.Layout` counts one, or another
-    user's, whose config is passed over: nothing above it is taken either), unless that
-    ``.skillc/`` is empty (a folder without a config file is no config root: one left in a
-    skill made ``skillc-lint .`` run there drop the repository's config, which a run from the
-    repository used), or a repository's (``.git``, a folder or a file: worktrees and
-    submodules)."""
-    return is_project_marker(here / SKILLC_DIR, empty=False) or os.path.lexists(here / ".git")
+    user's, whose config is passed over: nothing above it is taken either) or a
+    repository's (``.git``, a folder or a file: worktrees and submodules)."""
+    return is_project_marker(here / SKILLC_DIR) or os.path.lexists(here / ".git")
 
 
 def _config_in(here: Path, layout: Layout) -> Path | None:

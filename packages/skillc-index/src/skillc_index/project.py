@@ -41,17 +41,15 @@ def project_root_of(current: Path, homes: tuple[Path, ...]) -> tuple[Path | None
     return None, tuple(passed)
 
 
-def is_project_marker(skillc_dir: Path, *, empty: bool = True) -> bool:
+def is_project_marker(skillc_dir: Path) -> bool:
     """A ``.skillc/`` folder, unless all it holds is ``logs/``: the access-log fallback
     (RFC-0007:C-LOGGING) creates ``<cwd>/.skillc/logs/`` wherever a command ran, and that must
-    not turn the working directory into a project. ``empty`` False: nor one holding nothing
-    (the end of :func:`~skillc_index.config.find_config`'s walk: an empty ``.skillc/`` left
-    in a skill holds no config, and the repository's config still configures the skill)."""
+    not turn the working directory into a project."""
     try:
         names = [entry.name for entry in skillc_dir.iterdir()]
     except OSError:
         return False
-    return names != ["logs"] and (empty or bool(names))
+    return names != ["logs"]
 
 
 def foreign(path: Path, *, folder_owner: bool = True) -> bool:

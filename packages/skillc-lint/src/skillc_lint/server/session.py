@@ -569,7 +569,7 @@ def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path | None = 
     folder's skills; the global one, of ``home`` (default: skillc's), all of them), not any
     file so named. Linear in both (a checkout changes thousands of files, an editor shows
     hundreds of skills)."""
-    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.config import PYPROJECT
 
     if home is None:
         from skillc_index.layout import home_dir
@@ -582,7 +582,7 @@ def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path | None = 
         above.add(path)
         above.update(path.parents)
         folder = _configures(path)
-        if folder == home and path.name in (SKILLC_DIR, "config.toml"):  # the global config
+        if folder == home and path.name != PYPROJECT:  # its .skillc: the global config
             return roots
         if folder is not None:
             configured.add(folder)
@@ -597,14 +597,13 @@ def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path | None = 
 def _configures(path: Path) -> Path | None:
     """The folder whose configuration the file ``path`` is or may become, as
     :func:`~skillc_index.find_config` walks up (``F/.skillc/config.toml``, ``F/.skillc``,
-    ``F/pyproject.toml``, any entry of ``F/.skillc/``: the first one made in an empty
-    ``.skillc/`` ends the walk at ``F``; ``F``); None for any other file."""
+    ``F/pyproject.toml``: ``F``); None for any other file."""
     from skillc_index.config import PYPROJECT
     from skillc_index.layout import SKILLC_DIR
 
     if path.name in (PYPROJECT, SKILLC_DIR):
         return path.parent
-    if path.parent.name == SKILLC_DIR:
+    if path.name == "config.toml" and path.parent.name == SKILLC_DIR:
         return path.parent.parent
     return None
 
