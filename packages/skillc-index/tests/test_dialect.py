@@ -14,8 +14,8 @@ from skillc_index.dialect import (
     codex_refusal,
     folded_text,
 )
-from skillc_index.layout import KNOWN_TARGETS
 from skillc_index.listing.agents import entry_description
+from skillc_index.targets import KNOWN_TARGETS
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

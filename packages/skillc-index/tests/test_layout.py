@@ -391,7 +391,7 @@ def test_the_agent_folders_of_many_targets_parse_each_entry_once(
     ``AgentFolders`` asks it for each target: 4,000 entries made ``skc build`` take 24 s and
     ``skc list`` 9 s. It parses the entry it looks up, so all the folders parse each once."""
     from skillc_index.build.agent_folders import AgentFolders
-    from skillc_index.layout import AgentTarget
+    from skillc_index.targets import AgentTarget
 
     parsed: list[str] = []
     parse = AgentTarget.parse.__func__  # type: ignore[attr-defined]
@@ -695,7 +695,7 @@ def test_the_runtime_of_a_nested_projects_skill_looks_at_each_store_once(
 def test_a_target_with_a_path_separator_is_a_folder() -> None:
     """The one test of "this target is a folder path" (``target_root``, the deployment's
     checks and the MCP server's allowed folders each wrote it)."""
-    from skillc_index.layout import is_folder_target
+    from skillc_index.targets import is_folder_target
 
     assert not is_folder_target("claude")
     assert is_folder_target("./agents") and is_folder_target("out/skills")

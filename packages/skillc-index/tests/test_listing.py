@@ -309,7 +309,7 @@ def test_copies_are_looked_for_once_per_listing(
     skill, and every runtime's manifest a second time."""
     from skillc_index.build import agent_folders, copies, deploy
     from skillc_index.build.skill import build_skill
-    from skillc_index.layout import agent_targets
+    from skillc_index.targets import agent_targets
 
     for name in ("alpha", "beta", "gamma"):
         write_skill(layout.store("project") / name)

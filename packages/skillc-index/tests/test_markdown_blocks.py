@@ -20,8 +20,6 @@ from hypothesis import strategies as st
 
 from skillc_index.markdown.blocks import scan_blocks
 from skillc_index.markdown.document import (
-    _LAZY_HEADINGS,
-    _NO_REFERENCES,
     BOM,
     _markdown_parser,
     _parse_body,
@@ -31,6 +29,7 @@ from skillc_index.markdown.document import (
     parsed_end,
 )
 from skillc_index.markdown.frontmatter import split_frontmatter
+from skillc_index.markdown.parsers import LAZY_HEADINGS, NO_REFERENCES
 from skillc_index.text import count_lines, normalize_newlines
 
 KINDS = ("heading_open", "inline", "html_block")
@@ -53,7 +52,7 @@ def check(body: str) -> bool:
     assert _parse_body(body, 0, lines) == _parse_body(body, 0, lines, scan=False), body
     if scan_blocks(body) is None:
         return False
-    env = {_LAZY_HEADINGS: True, _NO_REFERENCES: True}  # (it refuses reference definitions)
+    env = {LAZY_HEADINGS: True, NO_REFERENCES: True}  # (it refuses reference definitions)
     expected = summary(_markdown_parser().parse(body, env))
     assert summary(_tokens(body, links=True)) == expected, body
     return True

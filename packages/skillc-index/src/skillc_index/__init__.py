@@ -83,7 +83,7 @@ _EXPORTS: dict[str, str] = {
     "resolve_skill": "layout",
     "runtime_for": "layout",
     "skill_name_problem": "dialect",
-    "KNOWN_TARGETS": "layout",
+    "KNOWN_TARGETS": "targets",
     "SKILL_FILE": "layout",
     "META_DIR": "layout",
     "expand_user": "layout",
@@ -371,7 +371,6 @@ if TYPE_CHECKING:
     from skillc_index.index.queries import search_sections as search_sections
     from skillc_index.index.schema import IndexedHeading as IndexedHeading
     from skillc_index.index.schema import index_path as index_path
-    from skillc_index.layout import KNOWN_TARGETS as KNOWN_TARGETS
     from skillc_index.layout import META_DIR as META_DIR
     from skillc_index.layout import SKILL_FILE as SKILL_FILE
     from skillc_index.layout import Layout as Layout
@@ -403,6 +402,7 @@ if TYPE_CHECKING:
     from skillc_index.spelling import MCP_SPELLING as MCP_SPELLING
     from skillc_index.spelling import Spelling as Spelling
     from skillc_index.sqlite import use_wal as use_wal
+    from skillc_index.targets import KNOWN_TARGETS as KNOWN_TARGETS
     from skillc_index.text import char_name as char_name
     from skillc_index.text import composed as composed
     from skillc_index.text import composed_match as composed_match

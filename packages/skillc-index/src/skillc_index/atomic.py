@@ -23,22 +23,16 @@ from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# Where they were: their home is :mod:`.locks` (imported from here by callers of old).
-from skillc_index.locks import FileLock, flock_within, locked_folder
-
 if TYPE_CHECKING:
     from typing import IO
 
 __all__ = [
-    "FileLock",
     "abandoned",
     "disk_failure",
     "ensure_dir",
     "failure_reason",
     "file_target",
-    "flock_within",
     "folders_made",
-    "locked_folder",
     "move_aside",
     "not_writable",
     "refused",

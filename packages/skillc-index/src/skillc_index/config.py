@@ -31,12 +31,11 @@ from skillc_index.layout import (
     SKILLC_DIR,
     Layout,
     env_folder,
-    home_relative,
     shown,
-    target_name_problem,
 )
 from skillc_index.project import foreign_notice, is_project_marker, may_hold_project
 from skillc_index.record import Record
+from skillc_index.targets import home_relative, target_name_problem
 
 SUPPORTED_VERSION = 1
 TOKENIZERS = ("ascii", "cjk")
@@ -397,7 +396,7 @@ def _toml_kind(value: Any) -> str:
 
 def _entry_problem(section: str, key: str, value: Any) -> str | None:
     """Why an entry of ``[targets]`` or ``[libraries]`` is unusable, or None: a key that
-    names no target (:func:`~skillc_index.layout.target_name_problem`), a value that is no
+    names no target (:func:`~skillc_index.targets.target_name_problem`), a value that is no
     path (not a non-empty string, or holding a NUL, which no path can: every command reading
     the folders failed on it)."""
     if section == "targets":

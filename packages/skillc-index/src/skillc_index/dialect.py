@@ -1,7 +1,7 @@
 """What each agent reads of a SKILL.md (issue 37): its *dialect*.
 
 One record per agent (:class:`Dialect`), held by the built-in target table
-(:data:`skillc_index.layout.KNOWN_TARGETS`, the ``dialect`` of each :class:`AgentTarget`) and by
+(:data:`skillc_index.targets.KNOWN_TARGETS`, the ``dialect`` of each :class:`AgentTarget`) and by
 the packages ``skc package`` writes (:data:`PACKAGE_DIALECTS`). A dialect says which
 frontmatter fields the agent reads, whether it refuses a skill with any other field, its limits
 (description, listing entry, name) and its side files, and where each fact comes from
@@ -377,9 +377,9 @@ PACKAGE_DIALECTS: dict[str, Dialect] = {
 
 def target_dialects() -> dict[str, Dialect]:
     """Every name ``skillc-lint --target`` takes, with its dialect: the built-in targets'
-    (:data:`~skillc_index.layout.KNOWN_TARGETS`) and the package formats'
+    (:data:`~skillc_index.targets.KNOWN_TARGETS`) and the package formats'
     (:data:`PACKAGE_DIALECTS`; ``claude-plugin`` is Claude Code's, already a target)."""
-    from skillc_index.layout import KNOWN_TARGETS
+    from skillc_index.targets import KNOWN_TARGETS
 
     found = {name: target.dialect for name, target in KNOWN_TARGETS.items() if target.dialect}
     found.update((name, dialect) for name, dialect in PACKAGE_DIALECTS.items() if name not in found)

@@ -28,12 +28,9 @@ from skillc_index.homes import user_home as user_home
 from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
 from skillc_index.option_errors import UnknownTarget
 from skillc_index.record import Record
-from skillc_index.targets import KNOWN_TARGETS as KNOWN_TARGETS
-from skillc_index.targets import AgentTarget as AgentTarget
-from skillc_index.targets import agent_targets as agent_targets
-from skillc_index.targets import home_relative as home_relative
-from skillc_index.targets import is_folder_target as is_folder_target
-from skillc_index.targets import target_name_problem as target_name_problem
+from skillc_index.targets import KNOWN_TARGETS as KNOWN_TARGETS  # the README's API table
+from skillc_index.targets import AgentTarget as AgentTarget  # the facade's _MOVED sends here
+from skillc_index.targets import agent_targets, is_folder_target
 from skillc_index.text import MAX_SHOWN, cut_middle, printable
 
 if TYPE_CHECKING:

@@ -1,7 +1,6 @@
 """Locks between processes: an exclusive or shared ``flock`` on a lock file or a folder,
 waited for a bounded time (:func:`flock_within`), after which the holder goes on unlocked
-(what is written stays correct without it: :mod:`.atomic`'s renames). Also reachable as
-``skillc_index.atomic.FileLock``, ``.flock_within`` and ``.locked_folder``, where they were.
+(what is written stays correct without it: :mod:`.atomic`'s renames).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The agents' folders a build deploys to: :class:`AgentTarget` (a project folder and a home
 folder), the built-in ones (:data:`KNOWN_TARGETS`, each with its agent's dialect) and those
-a config's ``[targets]`` adds (:func:`agent_targets`). :mod:`skillc_index.layout` still
-exports every name here (they were its own).
+a config's ``[targets]`` adds (:func:`agent_targets`). :mod:`skillc_index.layout` names
+:data:`KNOWN_TARGETS` and :class:`AgentTarget` too (its documented API); the other names are
+imported from here only.
 """
 
 from __future__ import annotations

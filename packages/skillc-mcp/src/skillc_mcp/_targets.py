@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from skillc_index import KNOWN_TARGETS, InvalidOption, load_config, parse_targets, within
-from skillc_index.layout import is_folder_target
+from skillc_index.targets import is_folder_target
 from skillc_index.text import NUL_REASON, nul_shown
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ class AgentFolders:
         *,
         listed: bool = False,
     ) -> None:
-        from skillc_index.layout import agent_targets
+        from skillc_index.targets import agent_targets
 
         roots: dict[str, Path] = {}
         for target in agent_targets(configured):

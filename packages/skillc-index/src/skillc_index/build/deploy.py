@@ -92,9 +92,9 @@ from skillc_index.layout import (
     Layout,
     Scope,
     expand_user,
-    is_folder_target,
 )
 from skillc_index.option_errors import InvalidOption
+from skillc_index.targets import is_folder_target
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import DeploymentShape

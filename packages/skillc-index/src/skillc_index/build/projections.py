@@ -32,7 +32,7 @@ def target_projections(
     folder has no dialect: it gets the frontmatter as it is), with the skill's files
     (``have``) its deployment holds. Empty when the frontmatter cannot be read: the compile
     reports that."""
-    from skillc_index.layout import agent_targets
+    from skillc_index.targets import agent_targets
 
     known = agent_targets(config.targets)
     dialects = {

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.dialect import CODEX, codex_refusal
-from skillc_index.layout import KNOWN_TARGETS, Layout, Scope
+from skillc_index.layout import Layout, Scope
+from skillc_index.targets import KNOWN_TARGETS
 
 if TYPE_CHECKING:
     from skillc_index.build.copies import Copy

@@ -35,7 +35,6 @@ from skillc_index.command_errors import (
 from skillc_index.diagnostics import NotARegularFile, Notice
 from skillc_index.files import inside, is_file, is_folder, regular_fd, within
 from skillc_index.layout import (
-    KNOWN_TARGETS,
     SKILL_FILE,
     SKILLC_DIR,
     Layout,
@@ -45,6 +44,7 @@ from skillc_index.layout import (
 from skillc_index.option_errors import WordedOption
 from skillc_index.spelling import Spelling
 from skillc_index.streams import write_all
+from skillc_index.targets import KNOWN_TARGETS
 
 if TYPE_CHECKING:
     from skillc_index.build.shapes import InitShape
@@ -198,7 +198,7 @@ def _refuse_project_in_skill(layout: Layout, name: str | None = None) -> None:
     """:class:`ProjectInSkill` (E100) when the working directory, which ``init`` would make
     a project, is in the skillc home's ``.skillc/`` (skillc's own: the global store and
     runtimes) or in a skill of an agent folder (a folder holding ``SKILL.md`` whose parent is
-    one of :data:`~skillc_index.layout.KNOWN_TARGETS`' folders, ``~/.claude/skills/<name>``).
+    one of :data:`~skillc_index.targets.KNOWN_TARGETS`' folders, ``~/.claude/skills/<name>``).
     A checkout whose root is a skill may be made a project (its ``.skillc/`` is hidden: never
     packaged)."""
     if within(layout.cwd, layout.global_dir):

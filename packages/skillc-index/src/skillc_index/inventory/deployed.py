@@ -115,7 +115,7 @@ def _in_home_agent_folder(real: str, layout: Layout) -> bool:
     """Whether ``real`` is an entry of a built-in agent folder of the home folder (where
     ``skc build --global --copy`` deploys; no checkout writes there, as for the global
     runtime)."""
-    from skillc_index.layout import KNOWN_TARGETS
+    from skillc_index.targets import KNOWN_TARGETS
 
     parent = os.path.dirname(real)  # noqa: PTH120
     folders = {str(layout.home / target.home) for target in KNOWN_TARGETS.values()}

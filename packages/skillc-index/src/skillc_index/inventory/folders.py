@@ -33,8 +33,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from skillc_index.layout import KNOWN_TARGETS, AgentTarget, Layout, Scope, agent_targets
+from skillc_index.layout import Layout, Scope
 from skillc_index.record import Record
+from skillc_index.targets import KNOWN_TARGETS, AgentTarget, agent_targets
 
 if TYPE_CHECKING:
     from skillc_index.config import Config

@@ -92,7 +92,8 @@ def nested_folders(base: Path) -> tuple[Root, ...]:
     either bound for :func:`nested_notices` (a folder left unlisted that holds anything, a
     listing the total bound stopped before its end: not one ending on it)."""
     from skillc_index.inventory.folders import NESTED_AGENT, Root
-    from skillc_index.layout import KNOWN_TARGETS, SKILLC_DIR
+    from skillc_index.layout import SKILLC_DIR
+    from skillc_index.targets import KNOWN_TARGETS
     from skillc_index.walk import CACHE_TAG, MAX_ENTRIES, cache_tagged, skips_folder
 
     relative = KNOWN_TARGETS[NESTED_AGENT].project or ".claude/skills"

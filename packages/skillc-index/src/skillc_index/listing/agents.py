@@ -167,7 +167,7 @@ def entry_description(
 def fields_of(agent: str) -> frozenset[str]:
     """The frontmatter fields the agent of target ``agent`` reads (its dialect: Gemini CLI's
     the standard alone); Claude Code's for a name without one (``[targets]``, priced as it)."""
-    from skillc_index.layout import KNOWN_TARGETS
+    from skillc_index.targets import KNOWN_TARGETS
 
     dialect = KNOWN_TARGETS[agent].dialect if agent in KNOWN_TARGETS else None
     return CLAUDE_CODE.reads if dialect is None else dialect.reads

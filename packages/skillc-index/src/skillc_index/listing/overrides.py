@@ -44,8 +44,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from skillc_index.diagnostics import Notice
-from skillc_index.inventory.plugins import MAX_SETTINGS_BYTES as MAX_SETTINGS_BYTES
-from skillc_index.inventory.plugins import settings_files as settings_files
+from skillc_index.inventory.plugins import MAX_SETTINGS_BYTES, settings_files
 from skillc_index.layout import Layout, Scope
 
 if TYPE_CHECKING:
@@ -61,7 +60,6 @@ __all__ = [
     "apply_overrides",
     "claude_overrides",
     "reset_overrides",
-    "settings_files",
     "settings_target",
 ]
 

@@ -111,7 +111,7 @@ def keyed_order(agent: str, roots: Sequence[Root]) -> list[int]:
     It scans the folders of the agents it reads too (``AgentTarget.reads``: ``.claude``, then
     ``.agents``), the home's then the project's, then its own (``~/.config/opencode``, then
     the project's ``.opencode``)."""
-    from skillc_index.layout import KNOWN_TARGETS
+    from skillc_index.targets import KNOWN_TARGETS
 
     reads = KNOWN_TARGETS[agent].reads
 

@@ -54,8 +54,7 @@ from skillc_index.markdown.links import (
 from skillc_index.markdown.parsers import HEADINGS_ONLY as _HEADINGS_ONLY
 from skillc_index.markdown.parsers import LAZY_HEADINGS as _LAZY_HEADINGS
 from skillc_index.markdown.parsers import NO_REFERENCES as _NO_REFERENCES
-from skillc_index.markdown.parsers import markdown_parser as markdown_parser
-from skillc_index.markdown.parsers import parse_closed as parse_closed
+from skillc_index.markdown.parsers import markdown_parser, parse_closed
 from skillc_index.markdown.reading import (  # the parse limits, re-exported
     MARKDOWN_LIMIT,
     MARKDOWN_LINE_LIMIT,

@@ -1,7 +1,7 @@
 """The kit's markdown-it parsers (:func:`markdown_parser`: each built once, on first use) and
 the ``env`` keys that make the skill model's parse selective (:func:`_selective_inline`).
-:mod:`skillc_index.markdown.document` parses a skill's Markdown with them, and still exports
-:func:`markdown_parser` and :func:`parse_closed` (they were its own).
+:mod:`skillc_index.markdown.document` parses a skill's Markdown with them; they are imported
+from here only.
 """
 
 from __future__ import annotations

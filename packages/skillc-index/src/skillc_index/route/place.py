@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from skillc_index.atomic import ensure_dir
 from skillc_index.diagnostics import Notice, SkillcError
 from skillc_index.files import inside
-from skillc_index.layout import SKILLC_DIR, Layout, Scope, agent_targets
+from skillc_index.layout import SKILLC_DIR, Layout, Scope
 from skillc_index.option_errors import UnknownTarget
 from skillc_index.route import ROUTES_DIR
 from skillc_index.route.manifest import MoveRecord, RouteManifest, read_route_manifest
 from skillc_index.route.result import Kind, NoProjectToRoute, RouteBusy, RouteOutside
 from skillc_index.route.router_skill import ROUTER_NAME
+from skillc_index.targets import agent_targets
 
 if TYPE_CHECKING:
     from skillc_index.config import Config

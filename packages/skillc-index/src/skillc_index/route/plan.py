@@ -116,7 +116,7 @@ def folder_readers(
     ``.claude/skills`` a symlink to ``.agents/skills``, which Codex reads; None for a folder
     of the config, ``configured``, whose agent may be Claude Code)."""
     from skillc_index.build.agent_folders import AgentFolders
-    from skillc_index.layout import agent_targets
+    from skillc_index.targets import agent_targets
 
     known = agent_targets(configured)
     sharing = AgentFolders(place.scope, layout, configured).sharing(place.folder)
