@@ -38,7 +38,7 @@ from pygls.lsp.server import LanguageServer
 from skillc_index import printable
 from skillc_lint.server.fields import field_help, field_values
 from skillc_lint.server.guard import F, failed, guarded, quiet_pygls
-from skillc_lint.server.lifecycle import Lifecycle as Lifecycle
+from skillc_lint.server.lifecycle import Lifecycle
 from skillc_lint.server.session import (
     MAX_DOCUMENT_CHARS,
     FileReport,

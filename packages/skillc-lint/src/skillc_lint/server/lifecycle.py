@@ -1,7 +1,6 @@
 """The protocol of the language server (:class:`Lifecycle`): pygls's, answering every request
 as LSP 3.17 asks, whatever the client sends before ``initialize``, after ``shutdown`` or
-that does not decode. Imported with pygls by :mod:`.app` only, when the server starts
-(``skillc_lint.server.app.Lifecycle`` still names it).
+that does not decode. Imported with pygls by :mod:`.app` only, when the server starts.
 """
 
 from __future__ import annotations
