@@ -556,11 +556,3 @@ async def _json(
 async def _too_large(send: Send, limit: int) -> int:
     body = json.dumps({"error": f"request body larger than {limit} bytes"}).encode("ascii")
     return await reply(send, 413, body, [(b"connection", b"close")])
-
-
-def __getattr__(name: str) -> object:
-    if name == "serve_http":  # its home is :mod:`._http_serve` (it imports this module)
-        from skillc_mcp._http_serve import serve_http
-
-        return serve_http
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

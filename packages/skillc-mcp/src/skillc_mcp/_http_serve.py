@@ -1,7 +1,7 @@
 """Running the MCP Streamable HTTP transport (``skc mcp --http HOST:PORT``):
 :func:`serve_http` checks the address and the tokens, binds the socket and serves
 :class:`skillc_mcp._http.App` behind uvicorn (the ``http`` extra, imported here only when it
-starts) until SIGINT or SIGTERM. ``skillc_mcp._http.serve_http`` still names it.
+starts) until SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
