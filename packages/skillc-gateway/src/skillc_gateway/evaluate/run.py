@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from skillc_index.layout import Layout
     from skillc_index.listing.agents import AgentName
 
-__all__ = ["EvalOptions", "evaluate", "init_cases", "library_of"]
+__all__ = ["EvalOptions", "evaluate", "init_cases"]
 
 TRIGGERS_FILE = "evals/triggers.yaml"
 #: Cases one run scores at most (each a ranked request): 100 skills of 1,000 cases took
