@@ -322,3 +322,125 @@ def test_the_readmes_sql_row_names_the_files_that_hold_the_sql() -> None:
             assert statement.search(found[0].read_text(encoding="utf-8")), f"{folder}{name}"
             named += 1
     assert named >= 10, row
+
+
+#: Names moved to a module of their own (old module -> its home, the names): each has one
+#: import path, its home's. ``skillc_index.layout`` still names ``KNOWN_TARGETS`` (the
+#: README's API table) and ``AgentTarget`` (where the facade's deprecated name sends its
+#: users), so they are not listed.
+MOVED_OUT = {
+    "skillc_index.atomic": ("skillc_index.locks", ("FileLock", "flock_within", "locked_folder")),
+    "skillc_index.layout": (
+        "skillc_index.targets",
+        ("agent_targets", "home_relative", "is_folder_target", "target_name_problem"),
+    ),
+    "skillc_index.markdown.document": (
+        "skillc_index.markdown.parsers",
+        ("markdown_parser", "parse_closed", "HEADINGS_ONLY", "LAZY_HEADINGS", "NO_REFERENCES"),
+    ),
+    "skillc_index.inventory.folders": (
+        "skillc_index.inventory.plugins",
+        ("plugin_folders", "check_not_plugin_copy", "settings_files"),
+    ),
+    "skillc_index.listing.overrides": (
+        "skillc_index.inventory.plugins",
+        ("settings_files", "MAX_SETTINGS_BYTES"),
+    ),
+    "skillc_lint.server.app": ("skillc_lint.server.lifecycle", ("Lifecycle",)),
+    "skillc_lint._run": ("skillc_lint._run_checks", ("check_outputs", "check_page_options")),
+    "skillc_mcp._http": ("skillc_mcp._http_serve", ("serve_http",)),
+    "skillc_gateway.evaluate.run": (
+        "skillc_gateway.evaluate.agent_library",
+        ("library_of", "has_case_file"),
+    ),
+}
+
+
+def source_of(module: str, found: dict[str, Path]) -> Path:
+    """The file of ``module`` in the source tree (not imported: the lint server needs pygls)."""
+    top, *rest = module.split(".")
+    path = found[top] / "src" / top / Path(*rest)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def lent_names(path: Path) -> set[str]:
+    """The names a module offers that are not its own: each imported as ``import X as X``
+    (an explicit re-export, which ``mypy --strict`` lets others import), and each string
+    that is a whole identifier (its ``__all__``, the names a module ``__getattr__`` gives)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    names = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name
+    }
+    names |= {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.isidentifier()
+    }
+    return names
+
+
+def defined_names(path: Path) -> set[str]:
+    """The names a module defines itself at its top level (functions, classes, assignments)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def test_a_moved_name_has_one_import_path() -> None:
+    """A name moved out of a module (to keep it under 700 lines) is imported from its new
+    home by every module and test of the kit, and the module it left neither re-exports it
+    nor hands it out lazily: ``skillc_index.layout.agent_targets`` and
+    ``skillc_index.targets.agent_targets`` were one function with two import paths."""
+    found = packages()
+    wrong = []
+    for old, (home, names) in MOVED_OUT.items():
+        assert set(names) <= defined_names(source_of(home, found)), (home, names)
+        lent = sorted(lent_names(source_of(old, found)) & set(names))
+        wrong += [f"{old} still offers {name} (its home: {home})" for name in lent]
+    for folder in found.values():
+        for part in ("src", "tests"):
+            for path in sorted((folder / part).rglob("*.py")):
+                tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+                for node in ast.walk(tree):
+                    if not (isinstance(node, ast.ImportFrom) and node.module in MOVED_OUT):
+                        continue
+                    home, names = MOVED_OUT[node.module]
+                    wrong += [
+                        f"{path.relative_to(PACKAGES)}:{node.lineno}: {alias.name} from"
+                        f" {node.module}, not {home}"
+                        for alias in node.names
+                        if alias.name in names
+                    ]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_check_sees_each_way_a_module_lends_a_name(tmp_path: Path) -> None:
+    """The check itself: ``import X as X`` (at any depth), ``__all__`` and a module
+    ``__getattr__``'s name are lent; a plain import the module uses, a docstring naming it
+    and an alias under another name are not."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""Uses plain."""\n'
+        "from a import plain, other as renamed\n"
+        "from a import kept as kept\n"
+        "__all__ = ['listed']\n"
+        "if True:\n    from b import deep as deep\n"
+        "def __getattr__(name):\n"
+        "    if name == 'lazy':\n        from c import lazy\n        return lazy\n"
+        "    raise AttributeError(f'no {name}')\n",
+        encoding="utf-8",
+    )
+    lent = lent_names(sample) & {"plain", "renamed", "other", "kept", "listed", "deep", "lazy"}
+    assert lent == {"kept", "listed", "deep", "lazy"}
