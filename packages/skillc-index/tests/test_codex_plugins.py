@@ -181,3 +181,22 @@ def test_a_write_into_codexs_plugin_cache_is_refused(layout: Layout, home: Path)
         check_not_plugin_copy(skill, layout)
     check_not_plugin_copy(home / ".codex/skills", layout)  # Codex's own folder: no plugin
     assert skill.is_dir()
+
+
+def test_a_users_own_codex_plugin_beside_the_cache_is_no_plugin_copy(
+    layout: Layout, home: Path
+) -> None:
+    """Codex's docs keep a user's own plugins in ``~/.codex/plugins/<plugin>`` (listed in
+    ``~/.agents/plugins/marketplace.json``): their source, which skillc may write; only
+    ``plugins/cache/`` is Codex's copy."""
+    from skillc_index.command_errors import InstalledPluginCopy
+    from skillc_index.inventory.plugins import check_not_plugin_copy, in_plugins_folder
+
+    own = home / ".codex/plugins/my-plugin/skills/triage"
+    own.mkdir(parents=True)
+    check_not_plugin_copy(own, layout)
+    assert not in_plugins_folder(str(own), layout)
+    cached = home / ".codex/plugins/cache/local/my-plugin/local/skills/triage"
+    cached.mkdir(parents=True)
+    with pytest.raises(InstalledPluginCopy):
+        check_not_plugin_copy(cached, layout)

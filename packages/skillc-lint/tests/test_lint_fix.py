@@ -847,3 +847,18 @@ def test_an_installed_plugins_copy_is_not_rewritten(
     assert skill_md(own) != charts  # the other skill given is fixed
     proc = lint("--fix", "--diff", "devkit:tables")
     assert "+name: tables" in proc.stdout and snapshot(cached) == before
+
+
+def test_a_users_own_codex_plugin_source_is_fixed(lint: Run, cwd: Path, home: Path) -> None:
+    """A plugin the user keeps in ``~/.codex/plugins/my-plugin`` (Codex's docs: listed in
+    ``~/.agents/plugins/marketplace.json``) is their own source, not Codex's copy: ``--fix``
+    rewrites it (it was E100: the refusal covered all of ``$CODEX_HOME/plugins``); only
+    ``plugins/cache/`` is refused."""
+    own = make(home / ".codex/plugins/my-plugin/skills", "tables", BAD_CASE)
+    proc = lint("--fix", str(own), script=True)
+    assert "E100" not in proc.stderr and "Traceback" not in proc.stderr
+    assert "name: tables" in skill_md(own)
+    cached = make(home / ".codex/plugins/cache/mk/my-plugin/1.0.0/skills", "tables", BAD_CASE)
+    proc = lint("--fix", str(cached), script=True)
+    assert proc.returncode == 1 and "Codex plugin's copy" in proc.stderr
+    assert skill_md(cached) == BAD_CASE

@@ -183,8 +183,10 @@ def known_marketplaces(layout: Layout) -> frozenset[str] | None:
 def in_plugins_folder(path: str, layout: Layout) -> bool:
     """Whether the real path ``path`` is in Claude Code's plugins folder (``plugins`` of
     :func:`claude_home`, beside :data:`PLUGIN_RECORDS`: where it installs every plugin,
-    ``cache/`` and, before, ``marketplaces/``) or Codex's (``plugins`` of :func:`codex_home`,
-    its :data:`CODEX_PLUGIN_CACHE` and marketplaces), as written or as it really leads: a
+    ``cache/`` and, before, ``marketplaces/``) or Codex's plugin cache
+    (:data:`CODEX_PLUGIN_CACHE` of :func:`codex_home`, where it copies each plugin it
+    installs; not the rest of ``$CODEX_HOME/plugins``, where the user may keep plugins of
+    their own, ``~/.codex/plugins/my-plugin``), as written or as it really leads: a
     test of a few system calls, where :func:`plugin_folders` reads the records and the
     settings (about 0.4 ms with a few plugins)."""
     return _plugins_agent(path, layout) is not None
@@ -197,7 +199,7 @@ def _plugins_agent(path: str, layout: Layout) -> str | None:
 
     for agent, folder in (
         ("Claude Code", (claude_home(layout) / PLUGIN_RECORDS).parent),
-        ("Codex", codex_home(layout) / "plugins"),
+        ("Codex", codex_home(layout) / CODEX_PLUGIN_CACHE),  # a user's own plugins beside it
     ):
         if inside(path, str(folder)) or inside(path, os.path.realpath(folder)):
             return agent
@@ -206,7 +208,7 @@ def _plugins_agent(path: str, layout: Layout) -> str | None:
 
 def check_not_plugin_copy(path: Path | str, layout: Layout) -> None:
     """E100 (:class:`~skillc_index.command_errors.InstalledPluginCopy`) when ``path`` really
-    (symlinks followed) is in Claude Code's or Codex's plugins folder
+    (symlinks followed) is in Claude Code's plugins folder or Codex's plugin cache
     (:func:`in_plugins_folder`): its copy of an installed plugin, which the next update
     replaces. No skillc write lands there (``lint --fix``, ``eval``'s trigger cases:
     :func:`~.folders.check_write_place`)."""
