@@ -200,3 +200,52 @@ def test_a_users_own_codex_plugin_beside_the_cache_is_no_plugin_copy(
     cached.mkdir(parents=True)
     with pytest.raises(InstalledPluginCopy):
         check_not_plugin_copy(cached, layout)
+
+
+def test_codex_loads_the_highest_version_as_semantic_versioning_orders_them(
+    layout: Layout, home: Path
+) -> None:
+    """Codex sorts its version folders with ``compare_plugin_versions`` (Semantic
+    Versioning, else text): with 1.9.0 and 1.10.0 it loads 1.10.0 (``max`` of the names took
+    1.9.0); a pre-release comes before its release; names that are no such version (``1.9``,
+    ``1.10``) are compared as text, as Codex does."""
+    config(home)
+    for version in ("1.9.0", "1.10.0", "1.10.0-rc.1"):
+        codex_plugin(home, version)
+    assert [r.path.parent.name for r in codex_plugin_folders(layout)] == ["1.10.0"]
+    from skillc_index.inventory.plugins import codex_version_order
+
+    assert codex_version_order("1.10.0-rc.2", "1.10.0-rc.10") == -1
+    assert codex_version_order("1.10.0-rc.1", "1.10.0") == -1
+    assert codex_version_order("1.0.0", "1.0.0+build.1") == -1
+    assert codex_version_order("1.10", "1.9") == -1  # no Semantic Versioning: text
+    assert codex_version_order("01.0.0", "1.0.0") == -1  # a leading zero: text
+    assert codex_version_order("2.0.0", "2.0.0") == 0
+
+
+def test_the_local_version_is_found_past_the_first_entries(
+    layout: Layout, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All of a plugin's version folders are read up to the bound of versions compared, then
+    the choice made: ``local`` is Codex's wherever the listing puts it (the scan stopped
+    after 256 entries in directory order, so a ``local`` after them was missed)."""
+    import contextlib
+    import os
+    from collections.abc import Iterator
+
+    from skillc_index.inventory import plugins
+
+    config(home)
+    for version in ("1.0.0", "2.0.0", "3.0.0", "4.0.0"):
+        (home / ".codex/plugins/cache/openai-curated/linear" / version).mkdir(parents=True)
+    codex_plugin(home, "local")
+    scandir = os.scandir
+
+    @contextlib.contextmanager
+    def local_last(path: Path) -> Iterator[list[os.DirEntry[str]]]:
+        with scandir(path) as listing:  # the directory order that puts it last
+            yield sorted(listing, key=lambda entry: entry.name == "local")
+
+    monkeypatch.setattr(plugins, "MAX_CODEX_PLUGINS", 2)
+    monkeypatch.setattr(plugins.os, "scandir", local_last)
+    assert [r.path.parent.name for r in codex_plugin_folders(layout)] == ["local"]

@@ -35,11 +35,13 @@ __all__ = [
     "MAX_PLUGIN_MANIFEST_BYTES",
     "MAX_PLUGIN_RECORDS_BYTES",
     "MAX_SETTINGS_BYTES",
+    "MAX_VERSION_ENTRIES",
     "PLUGIN_MANIFEST",
     "PLUGIN_RECORDS",
     "check_not_plugin_copy",
     "codex_plugin_folders",
     "codex_plugins_on",
+    "codex_version_order",
     "in_plugins_folder",
     "known_marketplaces",
     "managed_settings_file",
@@ -367,10 +369,11 @@ def codex_plugin_folders(layout: Layout) -> tuple[Root, ...]:
 
     Codex installs a plugin ``name@marketplace`` into
     ``$CODEX_HOME/plugins/cache/<marketplace>/<name>/<version>`` (:data:`CODEX_PLUGIN_CACHE`;
-    the ``local`` version when there is one, else the highest version folder by name: a
-    link is no version folder) and loads it when the user's ``config.toml`` of
-    :func:`codex_home` (never a project's) has ``[plugins."name@marketplace"] enabled =
-    true`` and its plugins are on (:func:`codex_plugins_on`). Its skills are the entries of
+    the ``local`` version when there is one, else the last in Codex's order,
+    :func:`codex_version_order`: a link is no version folder) and loads it when the user's
+    ``config.toml`` of :func:`codex_home` (never a project's) has
+    ``[plugins."name@marketplace"] enabled = true`` and its plugins are on
+    (:func:`codex_plugins_on`). Its skills are the entries of
     ``skills/`` and of the folder its manifest's ``"skills"`` names (``./<folder>``, one
     level below the plugin's folder; a deeper one is not read), named
     ``<manifest name>:<skill>`` (Codex's namespace: the manifest's ``name``, or the
@@ -408,21 +411,73 @@ def codex_plugin_folders(layout: Layout) -> tuple[Root, ...]:
 
 def _codex_version(plugin: Path) -> str | None:
     """The version folder of ``plugin`` Codex loads (``active_plugin_version``): ``local``
-    when there is one, else the last by name; None when there is none."""
+    when there is one, else the last in Codex's order (:func:`codex_version_order`: 1.10.0
+    after 1.9.0); None when there is none. Every entry is looked at up to
+    :data:`MAX_VERSION_ENTRIES` (a ``local`` among them is found wherever the listing puts
+    it), the first :data:`MAX_CODEX_PLUGINS` version folders compared."""
+    from functools import cmp_to_key
+
     versions: list[str] = []
     try:
         with os.scandir(plugin) as listing:
-            for number, entry in enumerate(listing):
-                if number >= MAX_CODEX_PLUGINS:
-                    break
-                if entry.is_dir(follow_symlinks=False) and _VERSION.fullmatch(entry.name):
-                    versions.append(entry.name)
+            for _, entry in zip(range(MAX_VERSION_ENTRIES), listing, strict=False):
+                name = entry.name
+                if name in (".", "..") or not _VERSION.fullmatch(name):
+                    continue
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+                if name == "local":
+                    return name
+                if len(versions) < MAX_CODEX_PLUGINS:
+                    versions.append(name)
     except OSError:
         return None
-    versions = [v for v in versions if v not in (".", "..")]
-    if not versions:
+    return max(versions, key=cmp_to_key(codex_version_order), default=None)
+
+
+#: The most entries of a plugin's cache folder looked at for its versions.
+MAX_VERSION_ENTRIES = 4096
+#: A Semantic Versioning 2.0.0 version, as the Rust ``semver`` crate Codex uses parses one:
+#: no leading zeros in a number or a numeric pre-release identifier.
+_SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?"
+    r"(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?"
+)
+
+
+def codex_version_order(left: str, right: str) -> int:
+    """Codex's order of two version folders (openai/codex ``compare_plugin_versions``): as
+    Semantic Versioning orders them when both are such versions (``1.9.0`` before
+    ``1.10.0``, a pre-release before its release, then the build metadata), else as text
+    (``1.10`` before ``1.9``): -1, 0 or 1. Stricter than
+    :func:`skillc_index.package.version._lower` (``2024.1`` is a version there, text here),
+    as Codex's ``semver`` crate is."""
+    one, other = _semver_key(left), _semver_key(right)
+    if one is None or other is None:
+        return (left > right) - (left < right)
+    return (one > other) - (one < other)
+
+
+_Ident = tuple[int, int, str]
+
+
+def _semver_key(
+    version: str,
+) -> tuple[tuple[int, ...], tuple[_Ident, ...], tuple[_Ident, ...]] | None:
+    """``version``'s Semantic Versioning precedence (numbers, pre-release, build metadata: no
+    pre-release after every pre-release, no build before any), None for no such version."""
+    found = _SEMVER.fullmatch(version)
+    if found is None:
         return None
-    return "local" if "local" in versions else max(versions)
+
+    def idents(text: str | None, none: _Ident) -> tuple[_Ident, ...]:
+        if text is None:
+            return (none,)
+        return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in text.split("."))
+
+    numbers = (int(found[1]), int(found[2]), int(found[3]))
+    return numbers, idents(found[4], (2, 0, "")), idents(found[5], (-1, 0, ""))
 
 
 def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
