@@ -249,3 +249,27 @@ def test_the_local_version_is_found_past_the_first_entries(
     monkeypatch.setattr(plugins, "MAX_CODEX_PLUGINS", 2)
     monkeypatch.setattr(plugins.os, "scandir", local_last)
     assert [r.path.parent.name for r in codex_plugin_folders(layout)] == ["local"]
+
+
+def test_a_declared_skills_folder_is_read_at_any_depth_and_a_list_instead_of_skills(
+    layout: Layout, home: Path
+) -> None:
+    """Codex takes a manifest's ``"skills": "./a/b"`` (each part checked, ``..`` refused)
+    beside ``skills/``, and a list (newer Codex) instead of ``skills/``: only ``./one``
+    deep was read, and a list not at all."""
+    config(home)
+    plugin = codex_plugin(home, manifest='{"name": "linear", "skills": "./extra/skills/"}')
+    for folder in ("skills", "extra/skills", "a", "b/c"):
+        (plugin / folder).mkdir(parents=True)
+    manifest = plugin / ".codex-plugin/plugin.json"
+
+    def read(skills: str) -> list[Path]:
+        manifest.write_text(f'{{"name": "linear", "skills": {skills}}}', encoding="utf-8")
+        return [root.path for root in codex_plugin_folders(layout)]
+
+    assert read('"./extra/skills/"') == [plugin / "skills", plugin / "extra/skills"]
+    assert read('"./extra/./skills"') == [plugin / "skills", plugin / "extra/skills"]
+    assert read('"./extra/../a"') == [plugin / "skills"]  # no ".." part
+    assert read('"extra/skills"') == [plugin / "skills"]  # no "./": not read
+    assert read('["./a", "./b/c", "../x", 3]') == [plugin / "a", plugin / "b/c"]
+    assert read('["../x"]') == [plugin / "skills"]  # no valid one: skills/ read

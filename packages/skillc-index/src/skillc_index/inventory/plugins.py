@@ -32,6 +32,7 @@ __all__ = [
     "KNOWN_MARKETPLACES",
     "MANAGED_SETTINGS",
     "MAX_CODEX_PLUGINS",
+    "MAX_DECLARED_SKILLS",
     "MAX_PLUGIN_MANIFEST_BYTES",
     "MAX_PLUGIN_RECORDS_BYTES",
     "MAX_SETTINGS_BYTES",
@@ -374,8 +375,9 @@ def codex_plugin_folders(layout: Layout) -> tuple[Root, ...]:
     ``config.toml`` of :func:`codex_home` (never a project's) has
     ``[plugins."name@marketplace"] enabled = true`` and its plugins are on
     (:func:`codex_plugins_on`). Its skills are the entries of
-    ``skills/`` and of the folder its manifest's ``"skills"`` names (``./<folder>``, one
-    level below the plugin's folder; a deeper one is not read), named
+    ``skills/`` and of the folder its manifest's ``"skills"`` names (``./<folder>``, at any
+    depth in the plugin: ``./a/b``), or of the folders a list there names instead
+    (:func:`_codex_skills_folders`), named
     ``<manifest name>:<skill>`` (Codex's namespace: the manifest's ``name``, or the
     version folder's name when it is blank). A folder that leads out of the plugin (a
     link) is not read. A plugin without a valid manifest (:data:`CODEX_PLUGIN_MANIFESTS`,
@@ -490,12 +492,7 @@ def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
         if not _NAMESPACE.fullmatch(namespace):
             problem = f"its manifest's name {namespace[:80]!r} names no skill skillc can read"
             namespace = name
-    folders = [base / "skills"]
-    declared_skills = manifest.get("skills") if manifest is not None else None
-    if isinstance(declared_skills, str) and declared_skills.startswith("./"):
-        part = declared_skills[2:].rstrip("/")  # Codex takes a "./" path in the plugin
-        if _VERSION.fullmatch(part) and part not in (".", ".."):
-            folders.append(base / part)
+    folders = _codex_skills_folders(base, manifest.get("skills") if manifest else None)
     real_base = os.path.realpath(base).rstrip(os.sep) + os.sep
     roots: list[Root] = []
     for folder in dict.fromkeys(folders):
@@ -508,6 +505,43 @@ def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
             break
         roots.append(root)
     return roots
+
+
+#: The most entries of a manifest's ``"skills"`` list read (real ones: one or two).
+MAX_DECLARED_SKILLS = 32
+
+
+def _codex_skills_folders(base: Path, declared: object) -> list[Path]:
+    """The skills folders of the Codex plugin in ``base`` whose manifest's ``"skills"`` is
+    ``declared`` (openai/codex ``plugin_skill_roots``): ``skills/`` and the folder a string
+    names; the folders a list names (its first :data:`MAX_DECLARED_SKILLS`) instead of
+    ``skills/``, which is read when none of them is valid. Each a ``./`` path inside the
+    plugin (:func:`_plugin_path`); the caller drops one that really leads out of it."""
+    if isinstance(declared, list):
+        named = [_plugin_path(base, item) for item in declared[:MAX_DECLARED_SKILLS]]
+        found = [folder for folder in named if folder is not None]
+        if found:
+            return list(dict.fromkeys(found))
+    folders = [base / "skills"]
+    if isinstance(declared, str) and (folder := _plugin_path(base, declared)) is not None:
+        folders.append(folder)
+    return list(dict.fromkeys(folders))
+
+
+def _plugin_path(base: Path, path: object) -> Path | None:
+    """The path ``path`` of a Codex manifest names in the plugin ``base``, as Codex reads it
+    (``resolve_manifest_path``): ``./`` and one or more names (``./a/b``; a ``.`` within
+    dropped, ``..``, a root or a leading ``.`` refused); None for any other value."""
+    if not isinstance(path, str) or not path.startswith("./") or len(path) > 1024:
+        return None
+    rest = path[2:]
+    if not rest or rest.startswith("/") or "\0" in rest:
+        return None
+    parts = rest.split("/")
+    if parts[0] == "." or ".." in parts:
+        return None
+    names = [part for part in parts if part not in ("", ".")]
+    return base.joinpath(*names) if names else None
 
 
 def _codex_manifest(base: Path) -> tuple[dict[str, Any] | None, str | None]:
