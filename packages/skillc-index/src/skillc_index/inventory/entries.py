@@ -413,7 +413,7 @@ def root_listing(root: Root, layout: Layout) -> Listing:
     """The skills of one folder (its entries, at most :data:`MAX_STORE_ENTRIES`, in name order)."""
     from skillc_index.walk import skips_folder
 
-    if root.unloaded is not None:  # a plugin Claude Code fails to load: said once, for it
+    if root.unloaded is not None:  # a plugin its agent fails to load: said once, for it
         there = root.path.is_dir()
         plugin = f"{root.plugin}@{root.marketplace}" if root.marketplace else root.plugin
         unloaded = Skipped(root.path.parent, root.unloaded, shown=plugin or "")

@@ -10,8 +10,9 @@
    (:func:`~.nested.nested_folders`);
 3. the home folder's agent skills folders, then Claude Code's ``$CLAUDE_CONFIG_DIR/skills``
    (:func:`claude_home_folders`) and Codex's ``$CODEX_HOME/skills`` (:func:`codex_home_folders`);
-4. the ``skills`` folder of each installed Claude Code plugin that Claude Code loads (kind
-   ``plugin``: :func:`~.plugins.plugin_folders`);
+4. the ``skills`` folder of each installed Claude Code plugin that Claude Code loads, then the
+   skills folders of each Codex plugin Codex loads (kind ``plugin``:
+   :func:`~.plugins.plugin_folders`);
 5. last, the system skills Codex bundles, ``$CODEX_HOME/skills/.system``
    (:func:`codex_system_folder`): Codex ranks them after the user's, so a bundled copy never
    takes a name over from a skill the user installed.
@@ -228,9 +229,9 @@ def write_places(layout: Layout) -> tuple[Path, ...]:
 
 def check_write_place(path: Path, layout: Layout) -> None:
     """E012 (``PathEscapesProject``) when ``path`` really (symlinks followed) lies in none of
-    the :func:`write_places`; E100 when it is in an installed Claude Code plugin's copy
-    (:func:`~.plugins.check_not_plugin_copy`: the home is a write place, its plugins folder
-    is not)."""
+    the :func:`write_places`; E100 when it is in an installed Claude Code or Codex plugin's
+    copy (:func:`~.plugins.check_not_plugin_copy`: the home is a write place, Claude Code's
+    plugins folder and Codex's plugin cache are not)."""
     from skillc_index.command_errors import PathEscapesProject
     from skillc_index.files import within
     from skillc_index.inventory.plugins import check_not_plugin_copy
@@ -469,7 +470,7 @@ def installed_folders(
     """The folders of installed skills past the stores, in the order names resolve (the
     module's list, 2 to 5): the agent folders (the project's, its nested Claude Code folders,
     the home's; ``configured`` being the config's ``[targets]``), the skills folders of the
-    installed Claude Code plugins (``plugins`` when the caller has them already), then
+    installed Claude Code and Codex plugins (``plugins`` when the caller has them already), then
     Codex's system skills (:func:`codex_system_folder`)."""
     if plugins is None:
         from skillc_index.inventory.plugins import plugin_folders

@@ -3,8 +3,8 @@
 store and the global store, and only when none holds the name asks :func:`resolve_installed`,
 which looks in the project's agent folders (its own, then Codex's and Claude Code's from the
 working directory up, then its nested Claude Code folders), the home folder's agent folders,
-the installed Claude Code plugins' skills, then Codex's bundled system skills. A name found
-in a store never gets here: ``skc show`` of a store skill looks at no agent folder.
+the installed Claude Code and Codex plugins' skills, then Codex's bundled system skills. A
+name found in a store never gets here: ``skc show`` of a store skill looks at no agent folder.
 
 ``plugin:skill`` names a plugin's skill (the plugins' only), ``plugin@marketplace:skill``
 that of the plugin of that marketplace (Claude Code's plugin id: two marketplaces may each
@@ -206,7 +206,8 @@ def plugin_called(
     None for a folder of no plugin. :func:`~skillc_index.resolve_skill` gives it to every
     folder it reads, by name, path or ``skill://`` URI: a reply's ``skill`` reads it again
     (``plugins``: the plugins' roots, when the caller read them; else read only for a folder
-    in Claude Code's plugins folder, :func:`~.plugins.in_plugins_folder`: a skill given by
+    in Claude Code's plugins folder or Codex's plugin cache,
+    :func:`~.plugins.in_plugins_folder`: a skill given by
     its path elsewhere costs no reading of the plugins' records)."""
     real = os.path.realpath(source)
     if plugins is None:
