@@ -273,3 +273,20 @@ def test_a_declared_skills_folder_is_read_at_any_depth_and_a_list_instead_of_ski
     assert read('"extra/skills"') == [plugin / "skills"]  # no "./": not read
     assert read('["./a", "./b/c", "../x", 3]') == [plugin / "a", plugin / "b/c"]
     assert read('["../x"]') == [plugin / "skills"]  # no valid one: skills/ read
+
+
+def test_a_manifest_name_skillc_cannot_name_skills_with_is_not_said_to_fail_in_codex(
+    layout: Layout, home: Path, cli: Callable[..., Run], write_skill: WriteSkill
+) -> None:
+    """Codex loads a plugin whose manifest's name holds a ``:`` (its namespace); skillc
+    cannot name its skills ``plugin:skill``: the warning says so, not that Codex fails to
+    load it (which it said)."""
+    plugin = codex_plugin(home, manifest='{"name": "lin:ear"}')
+    write_skill(plugin / "skills/triage")
+    config(home)
+    (root,) = codex_plugin_folders(layout)
+    assert root.unloaded is not None
+    assert "Codex fails to load" not in root.unloaded
+    assert "whose skills skillc cannot name (Codex loads them)" in root.unloaded
+    listed = cli("skillc-index", script=True)("list", "--format", "json")
+    assert "skillc cannot name" in listed.stderr and "fails to load" not in listed.stderr

@@ -485,12 +485,17 @@ def _semver_key(
 def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
     """The roots of the Codex plugin ``key`` installed in ``base`` (its version folder)."""
     manifest, problem = _codex_manifest(base)
+    why = None if problem is None else f"the plugin {key}, which Codex fails to load: {problem}"
     namespace = name
     if manifest is not None:
         declared = manifest.get("name", "")
         namespace = declared if isinstance(declared, str) and declared.strip() else base.name
-        if not _NAMESPACE.fullmatch(namespace):
-            problem = f"its manifest's name {namespace[:80]!r} names no skill skillc can read"
+        if not _NAMESPACE.fullmatch(namespace):  # Codex loads it: skillc cannot name its skills
+            why = (
+                f"the plugin {key}, whose skills skillc cannot name (Codex loads them): its "
+                f"manifest's name {namespace[:80]!r} is no plugin:skill prefix (no ':', '@', "
+                "'/', '\\' or blank, at most 128 characters)"
+            )
             namespace = name
     folders = _codex_skills_folders(base, manifest.get("skills") if manifest else None)
     real_base = os.path.realpath(base).rstrip(os.sep) + os.sep
@@ -499,8 +504,8 @@ def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
         if not os.path.realpath(folder).startswith(real_base):
             continue  # a skills folder that is a link out of the plugin
         root = Root(folder, "plugin", "global", PARENT_AGENT, namespace, market)
-        if problem is not None:
-            root = root._replace(unloaded=f"the plugin {key}, which Codex fails to load: {problem}")
+        if why is not None:
+            root = root._replace(unloaded=why)
             roots.append(root)
             break
         roots.append(root)
