@@ -510,6 +510,9 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         # tmux send-keys types its words into a pane's shell; sg hands sh -c one string
         "tmux send-keys -t x claude {query} Enter",
         'sg staff -c "claude {query}"',
+        # gdb's getopt_long_only: `-ex=CMD`, a prefix of an option (`shell CMD` runs one)
+        "gdb -batch -ex='shell claude -p {query}'",
+        "gdb -batch -eval 'shell claude -p {query}'",
         # su's words after the user are its shell's arguments: the first, the script it runs
         "su bob {query}",
         "su - bob",

@@ -719,6 +719,21 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("gdb -nx --args {{v}}", [("v", "program", "gdb")]),
         ("gdb -nx -batch -x {{v}} ./a.out", [("v", "inline", "gdb -x")]),
         ("gdb -nx ./a.out {{v}}", []),  # a core file or a pid
+        # ... `-name=CMD` as `--name=CMD`, and a prefix naming one option alone is it
+        ("gdb -batch -nx -ex='shell {{v}}'", [("v", "inline", "gdb -ex")]),
+        ("gdb -eval-command={{v}}", [("v", "inline", "gdb -eval-command")]),
+        ("gdb -eval {{v}}", [("v", "inline", "gdb -eval-command")]),
+        ("gdb --eval-comm {{v}}", [("v", "inline", "gdb --eval-command")]),
+        ("gdb -init-eval-command={{v}}", [("v", "inline", "gdb -init-eval-command")]),
+        ("gdb -comm={{v}}", [("v", "inline", "gdb -command")]),
+        ("gdb -eiex {{v}} -q", [("v", "inline", "gdb -eiex")]),
+        ("gdb -ar {{v}}", [("v", "program", "gdb")]),  # -args
+        ("gdb -i mi -ex {{v}}", [("v", "inline", "gdb -ex")]),  # -i's interpreter, no operand
+        ("gdb -co {{v}}", []),  # -core, -command or -configuration: gdb refuses it
+        # getopt permutes: options after an operand, up to --args (then the program's)
+        ("gdb ./a.out -ex {{v}}", [("v", "inline", "gdb -ex")]),
+        ("gdb ./a.out --args {{v}}", [("v", "program", "gdb")]),
+        ("gdb --args ./a.out -ex {{v}}", []),
         # bwrap --setenv NAME VALUE: the program's environment, as env NAME=VALUE
         ("bwrap --setenv X {{v}} sh", [("v", "environment", "bwrap X")]),
         ("bwrap --setenv {{k}} 1 --ro-bind / / sh", [("k", "environment", "bwrap {{k}}")]),

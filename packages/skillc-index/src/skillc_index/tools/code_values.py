@@ -35,6 +35,7 @@ from skillc_index.tools.programs import (
     _given,
     _head,
     _literal,
+    _long_options,
     _optional_next,
     _program_name,
     _programs,
@@ -135,8 +136,8 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
     if literal is not None and head in options:
         return head, False
     for option in options:
-        if option.startswith("--"):
-            if head.startswith(option + "="):
+        if option.startswith("--") or (spec.long_only and len(option) > 2):
+            if head.startswith(option + "="):  # gdb's getopt_long_only: `-ex=CMD` too
                 return option, True
         elif len(option) == 2 and option[0] == "-":
             if literal is not None and _CLUSTER.match(head):
@@ -162,32 +163,6 @@ def _shell_option(spec: _Interpreter, head: str, literal: str | None) -> int | N
     return None
 
 
-def _long_options(
-    words: tuple[tuple[Fragment, ...], ...], index: int, names: tuple[str, ...]
-) -> tuple[tuple[Fragment, ...], ...]:
-    """``words`` with each option after ``words[index]`` (up to a ``--``) written as a prefix
-    of one of ``names``, the long options of a program reading them by getopt_long, written
-    out whole (``--thr 4`` is ``--threads 4``, ``--ev={{x}}`` ``--eval={{x}}``): its whole
-    name, else the one name it begins (none or several: an error, the word is left)."""
-    found = list(words)
-    for position in range(index + 1, len(words)):
-        word = words[position]
-        if _literal(word) == "--":
-            break
-        first = word[0] if word else None
-        if not isinstance(first, Text) or not first.text.startswith("--"):
-            continue
-        name, equals, rest = first.text[2:].partition("=")
-        if not name or not (equals or len(word) == 1):  # `--thr{{x}}`: the value ends it
-            continue
-        written = [n for n in names if n == f"--{name}"] or [
-            n for n in names if n.startswith(f"--{name}")
-        ]
-        if len(written) == 1:
-            found[position] = (Text(f"{written[0]}{equals}{rest}"), *word[1:])
-    return tuple(found)
-
-
 _Interpreted = tuple[list[CodeValue], int, int | None, tuple[int, str] | None, dict[int, str]]
 
 
@@ -208,8 +183,8 @@ def _interpreter_values(
     each with the option's text before it there (``--require=``; ``""``: a word of its own).
     ``spec``: read it as that interpreter (su's shell), not as the one ``shown`` names."""
     spec = spec or _INTERPRETERS[_program_name(shown)]
-    if spec.long_options:  # julia's `--thr 4`: `--threads 4`
-        words = _long_options(words, index, spec.long_options)
+    if spec.long_options:  # julia's `--thr 4`: `--threads 4`; gdb's `-eval`: `-eval-command`
+        words = _long_options(words, index, spec)
     found: list[CodeValue] = []
     inline: str | None = None  # "sh -c": a shell's first operand is then its inline script
     code_seen = False
@@ -255,6 +230,9 @@ def _interpreter_values(
             shell_words.append(position)
             position += 1  # `su user -c CMD`: an operand, the options go on
             continue
+        if _given(spec.ends_options, spec, literal):
+            position += 1  # `gdb --args PROG ARGS`: no option of its own after it
+            break
         if literal is not None and fold in spec.script_option:
             position += 1  # `pwsh -File x.ps1`: the script, then its arguments
             by_file = True

@@ -86,6 +86,10 @@ class _Interpreter(NamedTuple):
     optional_argument: tuple[str, ...] = ()
     """Options taking the next word as their argument when it starts with no ``-`` (``screen
     -r [SESSION]``, ``-x``): ``screen -r s -X stuff CMD``'s ``s`` is no program."""
+    ends_options: tuple[str, ...] = ()
+    """Options after which it reads no option of its own: its next operand is the program it
+    runs, the words after it that program's (``gdb --args PROG ARGS``); before one, getopt
+    permutes (``gdb ./a.out -ex CMD``)."""
     long_only: bool = False
     """It reads its options by getopt_long_only (gdb's): a word ``-name`` is one option
     (``-nx``, ``-batch``), never a cluster of letters (``-nx`` is not ``-n -x``)."""
@@ -393,22 +397,29 @@ _GIT_SUBCOMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "difftool": (("-x", "--extcmd"), ("-t", "--tool")),
 }  # fmt: skip
 
-#: gdb's options whose argument is gdb commands (``-ex``, ``-x`` FILE; getopt_long_only:
-#: one dash or two), those taking the next word, and ``--args`` (its first operand the
-#: program it runs, the rest that program's arguments)
-_GDB_CODE = tuple(
-    f"{dash}{name}"
-    for name in ("ex", "eval-command", "iex", "init-eval-command", "x", "command", "ix",
-                 "init-command")
-    for dash in ("-", "--")
+#: gdb's options (gdb/main.c's long_options, read by getopt_long_only: one dash or two, a
+#: prefix naming one of them alone is it, ``-eval`` ``-eval-command``): those whose argument is
+#: gdb commands (``-ex CMD``, ``-x FILE``, the early and init ones; ``shell CMD`` runs one;
+#: Insight's ``-tclcommand`` file and ``-editor-command``), those taking the next word, and
+#: ``-args`` (its first operand the program it runs, the rest that program's arguments)
+_GDB_COMMANDS = (
+    "ex", "eval-command", "iex", "init-eval-command", "eiex", "early-init-eval-command", "x",
+    "command", "ix", "init-command", "eix", "early-init-command", "tclcommand", "editor-command",
 )  # fmt: skip
-_GDB_ARGUMENT = tuple(
-    f"{dash}{name}"
-    for name in ("p", "pid", "c", "core", "d", "directory", "cd", "s", "symbols", "e", "exec",
-                 "se", "b", "l", "D", "data-directory", "tty")
-    for dash in ("-", "--")
+_GDB_TAKES = (
+    "p", "pid", "c", "core", "d", "directory", "cd", "s", "symbols", "e", "exec", "se", "b",
+    "baud", "l", "D", "data-directory", "tty", "i", "interpreter", "ui", "annotate",
 )  # fmt: skip
+_GDB_SWITCHES = (
+    "tui", "readnow", "readnever", "r", "quiet", "q", "silent", "nh", "nx", "n",
+    "batch-silent", "batch", "fullname", "f", "help", "version", "configuration",
+    "enable-external-editor", "nw", "nowindows", "w", "windows", "statistics", "write",
+    "args", "return-child-result",
+)  # fmt: skip
+_GDB_CODE = tuple(f"{dash}{name}" for name in _GDB_COMMANDS for dash in ("-", "--"))
+_GDB_ARGUMENT = tuple(f"{dash}{name}" for name in _GDB_TAKES for dash in ("-", "--"))
 _GDB_ARGS = ("--args", "-args")
+_GDB_LONG = tuple(f"--{name}" for name in (*_GDB_COMMANDS, *_GDB_TAKES, *_GDB_SWITCHES))
 
 #: screen's options that take the next word (``screen -h``; ``-dmS NAME``: the last letter)
 _SCREEN_ARGUMENT = ("-c", "-e", "-h", "-p", "-S", "-T", "-t", "-s", "-Logfile")
@@ -534,7 +545,14 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     "sg": _Interpreter(script_operand=False, shell_operands=1),
     # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it)
     "gdb": _Interpreter(
-        _GDB_CODE, _GDB_ARGUMENT, script_operand=False, runs_program=_GDB_ARGS, long_only=True
+        _GDB_CODE,
+        _GDB_ARGUMENT,
+        script_operand=False,
+        permute=True,
+        runs_program=_GDB_ARGS,
+        ends_options=_GDB_ARGS,
+        long_only=True,
+        long_options=_GDB_LONG,
     ),
     # flock FILE -c CMD: its shell ($SHELL or /bin/sh -c) runs CMD, no argument after it
     "flock": _Interpreter(

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from skillc_index.tools.command import Placeholder
+from skillc_index.tools.command import Placeholder, Text
 from skillc_index.tools.interpreters import _INTERPRETERS, _Interpreter
 from skillc_index.tools.wrappers import (
     _CLEARS,
@@ -120,6 +120,40 @@ def _argument_next(literal: str | None, takes: tuple[str, ...], clusters: bool =
     return False
 
 
+def _long_options(
+    words: tuple[tuple[Fragment, ...], ...], index: int, spec: _Interpreter
+) -> tuple[tuple[Fragment, ...], ...]:
+    """``words`` with each option after ``words[index]`` (up to a ``--``) written as a prefix
+    of one of ``spec.long_options``, the long options of a program reading them by
+    getopt_long, written out whole, its dashes kept (``--thr 4`` is ``--threads 4``,
+    ``--ev={{x}}`` ``--eval={{x}}``): its whole name, else the one name it begins (none or
+    several: an error, the word is left). With :attr:`_Interpreter.long_only` (gdb's
+    getopt_long_only) a word of one dash too (``-eval {{x}}`` is ``-eval-command {{x}}``,
+    ``-comm=`` ``-command=``)."""
+    names = spec.long_options
+    found = list(words)
+    for position in range(index + 1, len(words)):
+        word = words[position]
+        if _literal(word) == "--":
+            break
+        first = word[0] if word else None
+        if not isinstance(first, Text) or not first.text.startswith("-"):
+            continue
+        dashes = "--" if first.text.startswith("--") else "-"
+        if dashes == "-" and not spec.long_only:
+            continue
+        name, equals, rest = first.text[len(dashes) :].partition("=")
+        if not name or not (equals or len(word) == 1):  # `--thr{{x}}`: the value ends it
+            continue
+        written = [n for n in names if n == f"--{name}"] or [
+            n for n in names if n.startswith(f"--{name}")
+        ]
+        if len(written) == 1:
+            whole = dashes + written[0][2:]
+            found[position] = (Text(f"{whole}{equals}{rest}"), *word[1:])
+    return tuple(found)
+
+
 def _wrapped_program(
     words: tuple[tuple[Fragment, ...], ...], index: int, name: str
 ) -> tuple[int, dict[int, str], bool]:
@@ -223,6 +257,8 @@ def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _
     """The index of the word ``watch -x`` or ``runuser -u bob`` at ``words[index]`` runs as its
     program, itself (``len(words)`` when none: no such option, or no operand)."""
     direct = False
+    if spec.long_options:  # gdb's `-ar {{x}}`: `-args`
+        words = _long_options(words, index, spec)
     position = index + 1
     while position < len(words):
         head, literal = _head(words[position]), _literal(words[position])
@@ -230,7 +266,12 @@ def _direct_program(words: tuple[tuple[Fragment, ...], ...], index: int, spec: _
             position += 1
             break
         if len(head) < 2 or head[0] != "-":
+            if spec.ends_options:  # `gdb ./a.out --args {{x}}`: getopt permutes up to it
+                position += 1
+                continue
             break
+        if _given(spec.ends_options, spec, literal):  # `gdb --args PROG`: its program next
+            return position + 1 if position + 1 < len(words) else len(words)
         direct = direct or _given(spec.runs_program, spec, literal)
         takes = spec.takes_argument + spec.code
         position += 2 if _argument_next(literal, takes, not spec.long_only) else 1
