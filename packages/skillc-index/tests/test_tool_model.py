@@ -761,7 +761,10 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("sg staff {{v}}", [("v", "code", "sg")]),
         ("tmux new-session -d -s x {{v}}", [("v", "program", "tmux")]),
         ("tmux -L s new -d python3 {{v}}", [("v", "code", "python3")]),
-        ("tmux run-shell -d 1 {{v}}", [("v", "program", "tmux")]),  # run-shell's -d: delay
+        # run-shell's one operand is a shell's command (-d: a delay), never a program
+        ("tmux run-shell -d 1 {{v}}", [("v", "code", "tmux run-shell")]),
+        ("tmux run {{v}}", [("v", "code", "tmux run-shell")]),
+        ("tmux run-shell -b -C {{v}}", [("v", "code", "tmux run-shell")]),  # a tmux command
         ("tmux send-keys -t x ls {{v}} Enter", [("v", "code", "tmux send-keys")]),
         ("tmux -c {{v}}", [("v", "inline", "tmux -c")]),
         ("sudo -iu bob {{v}}", [("v", "program", "sudo")]),  # -u ends the cluster: bob its
@@ -802,7 +805,7 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         # a tmux command sequence: each command after a `;` word (or one ending in `;`)
         ("tmux new -d -s x \\; send-keys -t x {{v}} Enter", [("v", "code", "tmux send-keys")]),
         ("tmux new -d ';' neww -d \\; send {{v}}", [("v", "code", "tmux send-keys")]),
-        ("tmux -L s new -d x\\; run-shell {{v}}", [("v", "program", "tmux")]),
+        ("tmux -L s new -d x\\; run-shell {{v}}", [("v", "code", "tmux run-shell")]),
         ("tmux new -d \\; source-file {{v}}", [("v", "code", "tmux source-file")]),
         ("tmux send-keys 'a\\;' {{v}}", [("v", "code", "tmux send-keys")]),  # a literal ;
         ("tmux new -d \\; kill-session -t {{v}}", []),
@@ -953,6 +956,19 @@ def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
         # the remote's shell: no argument, no variable of this side; its input only
         ("ssh host claude -p {{v}}", "input"),
         ("sudo ssh -p 22 host -- claude {{v}}", "input"),
+        # typed into a pane's shell; the tmux server's shell: neither
+        ("tmux send-keys -t x claude {{v}} Enter", "keys"),
+        ("tmux if-shell {{v}} neww", "server"),
+        ("tmux run-shell {{v}}", "server"),
+        ("sudo tmux set -g default-command {{v}}", "server"),
+        # a file or folder whose contents run (config, hooks, commands): no text belongs there
+        ("git --git-dir={{v}} status", "path"),
+        ("git --exec-path {{v}}", "path"),
+        ("tmux source-file {{v}}", "path"),
+        ("tmux -vf {{v}} new", "path"),
+        ("screen -c {{v}}", "path"),
+        ("gdb -batch -x {{v}}", "path"),
+        ("git -c core.pager={{v}} log", "environment"),  # a shell's string: $VAR there
     ],
 )
 def test_how_a_code_value_can_be_given_as_data(command: str, data: str) -> None:

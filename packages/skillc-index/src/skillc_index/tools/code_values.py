@@ -64,7 +64,7 @@ class CodeValue(NamedTuple):
     where: str
     """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
     and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
-    data: Literal["either", "argument", "environment", "input", "keys"] = "either"
+    data: Literal["either", "argument", "environment", "input", "keys", "server", "path"] = "either"
     """For ``inline`` and ``code``, how that code can be given the value as data instead:
     ``either``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
     in its environment; ``argument``, as an argument only (a login shell, ``sudo``, ``doas``,
@@ -73,7 +73,11 @@ class CodeValue(NamedTuple):
     ``script -c CMD``: a shell of this machine parses one command line joined of them, no
     argument stays one); ``input``, on its standard input only (``ssh host CMD...``: the
     remote's shell parses the line, and no variable of this side reaches it); ``keys``, in
-    none (``tmux send-keys``: typed into a pane's shell, which started elsewhere)."""
+    none (``tmux send-keys``: typed into a pane's shell, which started elsewhere);
+    ``server``, in none (``tmux if-shell``, ``run-shell``: the tmux server's shell, whose
+    environment is not this side's); ``path``, in none: the value names a file or folder
+    whose contents run (``git --git-dir``'s hooks and config, ``--exec-path``, ``tmux -f``,
+    ``tmux source-file``), where no text belongs."""
     after_unknown: bool = False
     """Found in what a word after a program the tables do not know runs, that word read as a
     program because it names one they know (``uv run python3 {{x}}``, ``codex exec {{x}}``):
@@ -262,14 +266,18 @@ def _interpreter_values(
             if as_file and (attached or position + 1 < len(words)):
                 glued = written + "=" if written.startswith("--") else written
                 preloads[position if attached else position + 1] = glued if attached else ""
+            # `git --git-dir`, `tmux -vf`: a file or folder (not gdb's `-eiex`, no cluster)
+            paths = written in spec.path_options
+            paths = paths or (not spec.long_only and short in spec.path_options)
+            data = "path" if paths else spec.data
             if attached and not _data_setting(spec, word, written):
-                found += _values(word, "inline", f"{shown} {written}", spec.data)
+                found += _values(word, "inline", f"{shown} {written}", data)
             elif position + 1 < len(words):
                 # `pwsh -c Write-Output {{x}}`: every word after it is its code, joined
                 last = len(words) - 1 if fold in spec.joined else position + 1
                 for code_word in words[position + 1 : last + 1]:
                     if not _data_setting(spec, code_word, ""):
-                        found += _values(code_word, "inline", f"{shown} {written}", spec.data)
+                        found += _values(code_word, "inline", f"{shown} {written}", data)
                 position = last
         elif spec.shell and literal is not None and _SHORT.match(literal) and "c" in literal:
             inline = f"{shown} {literal}"
@@ -291,12 +299,11 @@ def _interpreter_values(
         return found + shells[0], end, None, None, preloads
     script = None
     if at_program and shell and spec.shell_operands is not None:
-        # no argument stays one; `tmux send-keys`: no variable either
-        data = "input" if spec.remote else "keys" if spec.typed else "environment"
+        # no argument stays one; `ssh`, `tmux send-keys`, `tmux if-shell`: no variable either
         line = words[position + spec.shell_operands :]  # one command line, a shell's
         end = _shell_end(spec, words[index + 1 : position], line)
         for operand in line[:end]:
-            found += _values(operand, "code", shown, data)
+            found += _values(operand, "code", shown, spec.line_data)
         plus = any(_literal(option) == "--plus" for option in words[index + 1 : position])
         found += _quoted_arguments(line[:end], line[end:], plus)  # `parallel sh -c ::: x`
     elif position < len(words):

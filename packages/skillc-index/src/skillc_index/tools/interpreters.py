@@ -72,11 +72,17 @@ class _Interpreter(NamedTuple):
     -c CMD``; ``su bob FILE``: the script it runs)."""
     data: Literal["either", "environment"] = "either"
     """How the code of its code options can be given a value as data (:attr:`CodeValue.
-    data`); its command line (:attr:`shell_operands`), in the environment only (but see
-    :attr:`remote`, :attr:`typed`)."""
-    typed: bool = False
-    """Its command line is typed as keys into a shell it did not start (``tmux send-keys``:
-    a pane's): no argument nor variable of this side reaches that shell."""
+    data`), but :attr:`path_options`'."""
+    line_data: Literal["environment", "input", "keys", "server", "path"] = "environment"
+    """How its command line (:attr:`shell_operands`) can be given a value as data
+    (:attr:`CodeValue.data`): in the environment only (a shell here parses one string);
+    ``input`` (``ssh``: the remote's shell); ``keys`` (``tmux send-keys``: typed into a
+    pane's shell it did not start); ``server`` (``tmux if-shell``, ``run-shell``: the tmux
+    server's shell, started elsewhere); ``path`` (``tmux source-file``: files of commands)."""
+    path_options: tuple[str, ...] = ()
+    """Code options whose argument names a file or folder whose contents run (``git
+    --git-dir``'s hooks and config, ``--exec-path``'s programs, ``tmux -f``, ``screen -c``,
+    ``gdb -x``): no text belongs there (:attr:`CodeValue.data` ``path``)."""
     subcommand_program: bool = False
     """Its first operand names the program it runs (git's subcommand: ``git-NAME`` on its
     exec path, or an alias, which may be a shell's command): a value there is its program."""
@@ -97,8 +103,6 @@ class _Interpreter(NamedTuple):
     """Options that start a login shell (``su -l``, ``su -``): it clears the environment."""
     shell_option: tuple[str, ...] = ()
     """Options whose argument is the program it runs (``su -s SHELL``)."""
-    remote: bool = False
-    """Its command line runs on another host (``ssh``): given a value on its input only."""
     script_option: tuple[str, ...] = ()
     """Options whose argument is the script it runs, the words after it the script's
     (``pwsh -File x.ps1 -Name v``)."""
@@ -419,6 +423,11 @@ _GDB_SWITCHES = (
 _GDB_CODE = tuple(f"{dash}{name}" for name in _GDB_COMMANDS for dash in ("-", "--"))
 _GDB_ARGUMENT = tuple(f"{dash}{name}" for name in _GDB_TAKES for dash in ("-", "--"))
 _GDB_ARGS = ("--args", "-args")
+_GDB_FILES = tuple(
+    f"{dash}{name}"
+    for name in ("x", "command", "ix", "init-command", "eix", "early-init-command", "tclcommand")
+    for dash in ("-", "--")
+)  # fmt: skip
 _GDB_LONG = tuple(f"--{name}" for name in (*_GDB_COMMANDS, *_GDB_TAKES, *_GDB_SWITCHES))
 
 #: screen's options that take the next word (``screen -h``; ``-dmS NAME``: the last letter)
@@ -429,6 +438,10 @@ _SCREEN_SESSION = ("-r", "-R", "-x")
 
 #: tmux's options before its command that take the next word (its -c's is a shell's command)
 _TMUX_GLOBAL = ("-L", "-S", "-f", "-T")
+
+#: The options taking the next word of tmux's commands that run a shell's command
+#: (``run-shell -d DELAY -c DIR``, ``if-shell -t PANE``, ``set-option -t TARGET``)
+_TMUX_RUN_SHELL = ("-c", "-d", "-t")
 
 #: npx's and ``npm exec``'s options taking the next word: -c/--call's is a command line,
 #: --node-options' node's options (``--require`` loads code); npm's -w/--workspace and
@@ -499,7 +512,7 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         script_operand=False,
         shell_operands=1,
         data="environment",
-        remote=True,
+        line_data="input",
         data_settings=_SSH_DATA,
         settings_blank=True,
     ),
@@ -537,6 +550,7 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         _GIT_ARGUMENT,
         script_operand=False,
         data="environment",
+        path_options=("--exec-path", "--git-dir"),
         data_settings=_GIT_DATA,
         subcommand_program=True,
     ),
@@ -551,6 +565,7 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         permute=True,
         runs_program=_GDB_ARGS,
         ends_options=_GDB_ARGS,
+        path_options=_GDB_FILES,
         long_only=True,
         long_options=_GDB_LONG,
     ),
@@ -572,9 +587,10 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         script_operand=False,
         joined=("-X",),
         shell_option=("-s",),
+        path_options=("-c",),
         optional_argument=_SCREEN_SESSION,
     ),
-    "tmux": _Interpreter(("-c", "-f"), _TMUX_GLOBAL, script_operand=False),
+    "tmux": _Interpreter(("-c", "-f"), _TMUX_GLOBAL, script_operand=False, path_options=("-f",)),
     # package runners' subcommands (wrappers' _RUNNERS): npm exec's -c/--call is a command
     # line (npm run's), pnpm's -c/--shell-mode makes its operands one, yarn exec's always
     # are (yarn 1 joins them), as are the keys tmux send-keys types
@@ -594,16 +610,24 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     ),
     "yarn exec": _Interpreter(script_operand=False, shell_operands=0, data="environment"),
     "tmux send-keys": _Interpreter(
-        takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0, typed=True
+        takes_argument=("-c", "-N", "-t"), script_operand=False, shell_operands=0, line_data="keys"
     ),
-    # tmux if-shell's shell command and the tmux commands it runs, source-file's files of
-    # tmux commands (as tmux -f's), set-option default-command's (a shell runs it) and
-    # default-shell's value (the program it runs)
+    # tmux if-shell's shell command and the tmux commands it runs, run-shell's shell command
+    # (or, -C, a tmux command), set-option default-command's (a shell runs it) and
+    # default-shell's value (the program it runs): the tmux server's, whose environment is
+    # not ours; source-file's files of tmux commands (as tmux -f's)
     **dict.fromkeys(
-        ("tmux if-shell", "tmux source-file"),
-        _Interpreter(takes_argument=("-t",), script_operand=False, shell_operands=0),
+        ("tmux if-shell", "tmux run-shell", "tmux set-option"),
+        _Interpreter(
+            takes_argument=_TMUX_RUN_SHELL,
+            script_operand=False,
+            shell_operands=0,
+            line_data="server",
+        ),
     ),
-    "tmux set-option": _Interpreter(takes_argument=("-t",)),
+    "tmux source-file": _Interpreter(
+        takes_argument=("-t",), script_operand=False, shell_operands=0, line_data="path"
+    ),
     # git's subcommands taking code in an option (git clone -c: git -c's keys); its
     # submodule foreach's command, a shell's (git puts $name, $sm_path... in its environment)
     **{

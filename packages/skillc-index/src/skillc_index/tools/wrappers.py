@@ -68,7 +68,8 @@ _RUNNERS: dict[str, tuple[dict[tuple[str, ...], str], tuple[str, ...]]] = {
     "npm": ({("exec",): "npm exec", ("x",): "npm exec"}, _JS_GLOBAL),
     "yarn": ({("dlx",): "yarn dlx", ("exec",): "yarn exec"}, _JS_GLOBAL),
     "bun": ({("x",): "bunx"}, _JS_GLOBAL),
-    # tmux's commands that run a shell command (its one operand) or a program (several)
+    # tmux's commands that run a shell command (its one operand) or a program (several);
+    # run-shell's one operand is always a shell's command (_INTERPRETERS' "tmux run-shell")
     "tmux": (
         {
             **dict.fromkeys([("new-session",), ("new",)], "tmux new-session"),
@@ -185,7 +186,6 @@ _WRAPPERS: dict[str, tuple[str, ...]] = {
     "tmux new-window": ("-c", "-e", "-F", "-n", "-t"),
     "tmux split-window": ("-c", "-e", "-F", "-l", "-t"),
     "tmux respawn-pane": ("-c", "-e", "-t"),
-    "tmux run-shell": ("-c", "-d", "-t"),
     "tmux display-popup": ("-b", "-c", "-d", "-e", "-h", "-s", "-S", "-t", "-T", "-w", "-x",
         "-y"),
     "tmux pipe-pane": ("-t",),
