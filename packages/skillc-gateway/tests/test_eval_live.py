@@ -509,6 +509,13 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         "watch claude -p {query}",
         # tmux send-keys types its words into a pane's shell; sg hands sh -c one string
         "tmux send-keys -t x claude {query} Enter",
+        # the tmux server's shell (its environment, not ours); a file or folder whose
+        # contents run (git's hooks and config, tmux's commands): no text belongs there
+        "tmux if-shell {query} neww",
+        "tmux run-shell {query}",
+        "git --git-dir={query} status",
+        "git --exec-path {query}",
+        "tmux source-file {query}",
         'sg staff -c "claude {query}"',
         # gdb's getopt_long_only: `-ex=CMD`, a prefix of an option (`shell CMD` runs one)
         "gdb -batch -ex='shell claude -p {query}'",
@@ -548,6 +555,16 @@ def test_a_request_is_never_code_of_the_agent_command(
         assert "standard input" in hint and "$SKC_EVAL_QUERY" not in hint
     elif command.startswith("tmux send-keys"):  # typed into a shell tmux started: neither
         assert "keys" in hint and "$SKC_EVAL_QUERY" not in hint and '"$1"' not in hint
+        # what it prints stays in the pane: the suggestion is what eval can read
+        assert "eval does not read" in hint and "tmux" not in hint.partition(":")[2]
+        assert hint.endswith("(claude -p {query})'\n")
+    elif command.startswith(("tmux if-shell", "tmux run-shell")):  # the server's shell
+        assert "tmux server" in hint and "$SKC_EVAL_QUERY" not in hint and '"$1"' not in hint
+        assert hint.endswith("(claude -p {query})'\n")
+    elif command.startswith(("git", "tmux source-file")):  # a path: neither
+        assert "file or folder whose contents run" in hint and "sh -c" not in hint
+        assert "$SKC_EVAL_QUERY" not in hint and '"$1"' not in hint
+        assert "{query} is in the path '" in done.stderr
     elif command.startswith(("watch", "script", "sg")):  # one command string, no argument
         assert "$SKC_EVAL_QUERY" in hint and '"$1"' not in hint
         assert "one command string (sh -c STRING)" in hint

@@ -199,6 +199,8 @@ def check_command(command: tuple[str, ...]) -> None:
             "option": f"the option text '{value.where}'",
             "open": f"a file name '{value.where}' opens with perl's two-argument open",
         }[value.kind]
+        if value.data == "path":  # `git --git-dir {query}`: no script, a file or folder
+            where = f"the path '{value.where}' takes"
         name = value.placeholder.name
         variable = "SKC_EVAL_QUERY" if name == "query" else "SKC_EVAL_SKILL"
         wrapper = value.where.split(" ", 1)[0]
@@ -213,8 +215,21 @@ def check_command(command: tuple[str, ...]) -> None:
             hint = (
                 f"'{value.where}' types its words as keys into the shell of a pane, which "
                 f"reads them as a command line; no argument nor variable of this side "
-                f"reaches that shell: run the program in a pane of its own instead, its "
-                f"words apart (tmux new-window claude -p {{{name}}})"
+                f"reaches that shell, and what runs there prints into the pane, which eval "
+                f"does not read: run the agent itself, the request an argument of its own "
+                f"(claude -p {{{name}}})"
+            )
+        elif value.data == "server":  # the tmux server's shell: its environment, not ours
+            hint = (
+                f"'{value.where}' hands its command to the tmux server, whose shell started "
+                f"elsewhere: no argument nor variable of this side reaches it; run the agent "
+                f"itself, the request an argument of its own (claude -p {{{name}}})"
+            )
+        elif value.data == "path":  # a file or folder whose contents run: no text there
+            hint = (
+                f"'{value.where}' takes a file or folder whose contents run (its "
+                f"configuration, hooks or commands), where no request text belongs: give "
+                f"the request to the agent as an argument of its own (claude -p {{{name}}})"
             )
         elif wrapper == "parallel":  # GNU parallel quotes the arguments after its :::
             hint = (
