@@ -103,6 +103,45 @@ def test_a_folder_two_targets_share_keeps_every_field_claude_code_reads(
     assert _warnings(done.stderr) == []
 
 
+TRIGGERED = """---
+name: trig
+description: Format SQL queries.
+when_to_use: Use when the user pastes SQL, says "format this query" or "pretty print SQL".
+---
+
+# trig
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_codex_reading_claude_s_link_is_told_it_misses_the_trigger_phrases(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """``-t claude,codex`` into one folder: the deployment made as Claude Code (a link, its
+    frontmatter as written) holds ``when_to_use`` apart, and Codex reads the description
+    alone, never the phrases ``-t codex`` folds into it; nothing was said, as if a value
+    written otherwise. It is said once, when the folder is deployed anew; ``-t agents,codex``
+    (both fold it) says nothing."""
+    _skill(project, "trig", TRIGGERED)
+    run = cli("skillc-index")
+    done = run("build", "trig", "-t", "claude,codex")
+    assert done.returncode == 0, done.stderr
+    assert (project / ".claude" / "skills" / "trig").is_symlink()
+    assert "when_to_use" in _front(shared / "trig" / "SKILL.md")
+    assert _warnings(done.stderr) == [
+        "warning: codex (Codex) reads .agents/skills/trig, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): a description without the "
+        "'when_to_use' text its dialect folds in (put it in the description to reach both)"
+    ]
+    again = run("build", "trig", "-t", "claude,codex")
+    assert _warnings(again.stderr) == [], again.stderr
+    (shared / "trig").unlink()
+    both = run("build", "trig", "-t", "agents,codex")
+    assert both.returncode == 0, both.stderr
+    assert "pretty print SQL" in _front(shared / "trig" / "SKILL.md")["description"]
+    assert not [line for line in _warnings(both.stderr) if " reads " in line], both.stderr
+
+
 @pytest.mark.skipif(os.name == "nt", reason="symlinks")
 def test_codex_reading_claude_s_copy_gets_its_side_file(
     cli: Callable[..., Any], project: Path, shared: Path

@@ -88,8 +88,10 @@ def _differences(
     (``projections``: the latter's given the others' side files; ``read``: the frontmatter
     it holds, None when it cannot be read): Codex refusing the skill
     (:func:`~skillc_index.dialect.codex_refusal`), a field its own dialect writes missing,
-    a side file it needs missing or not as its own dialect writes it. Not a field it does
-    not read, nor a value written otherwise (its agent reads it all the same)."""
+    a field its dialect folds into the description held apart there (``when_to_use``: the
+    agent reads the description alone, so never the trigger phrases), a side file it needs
+    missing or not as its own dialect writes it. Not a field it does not read, nor another
+    value written otherwise (its agent reads it all the same)."""
     other = projections.get(name)
     if other is None:  # no dialect (a folder, a [targets] entry): anything is its own
         return []
@@ -103,6 +105,13 @@ def _differences(
         missing := [field for field in other.frontmatter if field not in deployed.frontmatter]
     ):
         said.append(f"without {_quoted(missing)}")
+    if read is not None and (
+        unfolded := [c.field for c in other.changes if c.action == "folded" and c.field in read]
+    ):  # the deployment holds the field apart, where this agent never reads it
+        said.append(
+            f"a description without the {_quoted(unfolded)} text its dialect folds in "
+            "(put it in the description to reach both)"
+        )
     written = {} if deployed is None else deployed.side_files
     for rel, text in other.side_files.items():
         if rel not in written:
