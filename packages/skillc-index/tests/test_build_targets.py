@@ -17,6 +17,7 @@ from skillc_index import manifest_path
 from skillc_index.build.project import project
 from skillc_index.build.skill import BuildResult
 from skillc_index.command_errors import FolderNotWritable, ForeignFolder
+from skillc_index.diagnostics import Notice
 from skillc_index.dialect import AGENT_SKILLS, CODEX, SHARED_FOLDER_FIELDS, STANDARD_FIELDS
 from skillc_index.markdown.frontmatter import parse_frontmatter
 
@@ -232,6 +233,115 @@ def test_a_build_refreshes_the_copies_made_before_in_other_targets(
     assert "- Run" in (refreshed / "SKILL.md").read_text(encoding="utf-8")
     assert "when_to_use" not in frontmatter(refreshed / "SKILL.md")
     assert (refreshed / "agents" / "openai.yaml").is_file()
+
+
+PLAIN = """---
+name: plain
+description: Plain skill. Use when testing plain.
+---
+
+# Plain
+
+body
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+@pytest.mark.usefixtures("skc_on_path")
+def test_a_rebuild_turns_the_links_a_dialect_now_changes_into_copies_and_back(
+    cli: Callable[..., Any], project: Path
+) -> None:
+    """A skill of standard fields deployed ``-t claude,codex,gemini`` (links everywhere),
+    then given a 1,169-character description with ``<tables>``, ``disable-model-invocation``
+    and ``when_to_use``: ``skillc-index build plain`` printed ``claude (symlink, unchanged)``
+    alone, and Codex kept reading Claude Code's frontmatter through its link (a description
+    it refuses, the model free to start a user-only skill) until ``build --all``. A build
+    plans every link to the runtime again, as ``--all`` does: a copy where the target's
+    dialect changes anything, a link again once it changes nothing."""
+    source = project / ".skillc" / "skills" / "plain"
+    source.mkdir()
+    (source / "SKILL.md").write_text(PLAIN, encoding="utf-8")
+    run = cli("skillc-index", script=True)  # the installed command
+    made = run("build", "plain", "-t", "claude,codex,gemini")
+    assert made.returncode == 0, made.stderr
+    agents, gemini = project / ".agents/skills/plain", project / ".gemini/skills/plain"
+    assert agents.is_symlink() and gemini.is_symlink()
+    long = " ".join(["Plain skill for <tables>."] * 45)
+    (source / "SKILL.md").write_text(
+        PLAIN.replace(
+            "description: Plain skill. Use when testing plain.",
+            f'description: {long}\ndisable-model-invocation: true\nwhen_to_use: say "plain it"',
+        ),
+        encoding="utf-8",
+    )
+    done = run("build", "plain")
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.startswith("Deploy:")] == [
+        "Deploy:  claude -> .claude/skills/plain (symlink, unchanged)",
+        "Deploy:  agents -> .agents/skills/plain (copy)",
+        "Deploy:  gemini -> .gemini/skills/plain (copy)",
+    ]
+    assert (project / ".claude/skills/plain").is_symlink()
+    assert not agents.is_symlink() and not gemini.is_symlink()
+    codex = frontmatter(agents / "SKILL.md")  # what Codex reads: its own dialect's
+    assert "when_to_use" not in codex and "<" not in codex["description"]
+    assert len(codex["description"]) <= 1024
+    side = yaml.safe_load((agents / "agents/openai.yaml").read_text(encoding="utf-8"))
+    assert side["policy"]["allow_implicit_invocation"] is False
+    assert "when_to_use" not in frontmatter(gemini / "SKILL.md")
+    assert (
+        "warning: gemini (Gemini CLI): 'disable-model-invocation' dropped (not read; the model "
+        "may invoke the skill there)"
+    ) in done.stderr.splitlines()
+    (source / "SKILL.md").write_text(PLAIN, encoding="utf-8")  # standard fields again
+    back = run("build", "plain")
+    assert back.returncode == 0, back.stderr
+    assert agents.is_symlink() and gemini.is_symlink()
+    assert not (project / ".agents/skills/plain/agents").exists()
+    again = run("build", "plain")
+    assert "Deploy:  gemini -> .gemini/skills/plain (symlink, unchanged)" in again.stdout
+
+
+@pytest.mark.usefixtures("skc_on_path")  # every warning of the build is checked
+def test_a_copy_edited_since_is_left_out_of_date_with_a_warning(
+    build: Callable[..., BuildResult], project: Path
+) -> None:
+    """A Copilot copy someone appended a note to: the next build refreshed Claude Code's
+    and Cursor's, left Copilot's on the older build and said nothing (``warnings: []``). It
+    is still never overwritten without consent, and each build that leaves it out of date
+    says so and how to take the new build (``--target copilot --force`` moves it aside)."""
+    source = project / ".skillc" / "skills" / "rv"
+    source.mkdir()
+    text = PLAIN.replace("name: plain", "name: rv").replace("Plain skill.", "Review v1.")
+    (source / "SKILL.md").write_text(
+        text.replace("---\n\n", 'argument-hint: "[pr]"\nmodel: sonnet\n---\n\n', 1),
+        encoding="utf-8",
+    )
+    build("rv", targets=["claude", "copilot", "cursor"])
+    copilot = project / ".github/skills/rv/SKILL.md"
+    assert build("rv").notices == ()  # edited nowhere: nothing said
+    with copilot.open("a", encoding="utf-8") as out:
+        out.write("<!-- team note -->\n")
+    assert build("rv").notices == ()  # it holds this build still: nothing to refresh
+    _edit(source, "Review v1.", "Review v2.")
+    warning = (
+        "copy .github/skills/rv not refreshed: edited since skillc wrote it (left as it is: its "
+        "agent reads the older build); build with --target copilot --force to move it aside and "
+        "deploy the new build"
+    )
+    for _ in range(2):  # said on each build that leaves it behind
+        result = build("rv")
+        assert [d.target for d in result.deployments] == ["claude", "cursor"]
+        assert [n.text for n in result.notices if isinstance(n, Notice)] == [warning]
+        assert "Review v1." in copilot.read_text(encoding="utf-8")
+        assert "team note" in copilot.read_text(encoding="utf-8")
+    assert "Review v2." in (project / ".cursor/skills/rv/SKILL.md").read_text(encoding="utf-8")
+    forced = build("rv", targets=["copilot"], force=True)
+    assert "Review v2." in copilot.read_text(encoding="utf-8")
+    (backup,) = (project / ".github/skills").glob(".rv.skillc-backup-*")
+    assert "team note" in (backup / "SKILL.md").read_text(encoding="utf-8")  # nothing deleted
+    assert any("aside" in getattr(n, "text", "") for n in forced.notices)
+    assert build("rv").notices == ()
 
 
 def test_a_moved_project_still_refreshes_and_lists_its_copies(

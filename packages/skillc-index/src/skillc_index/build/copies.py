@@ -7,6 +7,10 @@ build; it creates none, and ``list`` calls the skill ``stale`` while one of them
 build than the runtime (:func:`stale_copies`). A copy's manifest records the target it was
 written for (``target``), and a refresh writes it for that target again: a folder several
 targets share (``.agents/skills``, a ``.claude/skills`` linked to it) keeps its dialect.
+Asked with the runtime, :func:`copy_deployments` gives the links to it too (a build plans
+them again: a link shows the source's frontmatter, so a target whose dialect now changes
+something gets a copy) and the copies edited since skillc wrote them (never written: a
+build says it leaves them out of date, :func:`edited_copy`).
 :mod:`skillc_index.build.deploy` gives these functions too.
 """
 
@@ -15,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from skillc_index.build.agent_folders import AgentFolders
 from skillc_index.build.manifest import MANIFEST_FILE, Manifest, read_manifest, recorded_source
@@ -27,6 +31,7 @@ __all__ = [
     "Copy",
     "copy_deployments",
     "deployed_targets",
+    "edited_copy",
     "is_skillc_copy",
     "not_refreshed",
     "same_build",
@@ -42,6 +47,9 @@ class Copy(NamedTuple):
     written for too, else every target sharing its folder."""
     recorded: bool
     """Whether its manifest records the target it was written for (not guessed)."""
+    kind: Literal["copy", "link", "edited"] = "copy"
+    """``link``: a link to the runtime (its targets: every target sharing its folder);
+    ``edited``: a copy skillc wrote from this source, edited since (never refreshed)."""
 
 
 def is_skillc_copy(path: Path, skill: str, manifest: Manifest | None = None) -> bool:
@@ -97,14 +105,18 @@ def _files_under(path: Path, tops: Collection[str]) -> set[str] | None:
 
 
 def _copies(
-    skill: str, source: Path | None, folders: AgentFolders
-) -> dict[Path, tuple[Copy, Manifest]]:
-    """:func:`copy_deployments`, each copy with its manifest (read once); ``source`` None:
-    whatever source each copy records."""
-    found: dict[Path, tuple[Copy, Manifest]] = {}
+    skill: str, source: Path | None, folders: AgentFolders, runtime: Path | None = None
+) -> dict[Path, tuple[Copy, Manifest | None]]:
+    """:func:`copy_deployments`, each copy with its manifest (read once; None for a link);
+    ``source`` None: whatever source each copy records. ``runtime``: the links to it and the
+    copies edited since skillc wrote them too (:attr:`Copy.kind`)."""
+    found: dict[Path, tuple[Copy, Manifest | None]] = {}
     real_source: str | None = None
+    real_runtime = None if runtime is None else os.path.realpath(runtime)
     for path, targets in folders.holding(skill).items():
         if path.is_symlink():  # a link to the runtime: its manifest is the runtime's
+            if real_runtime is not None and _leads_to(path, real_runtime):
+                found[path] = (Copy(targets, False, "link"), None)
             continue
         manifest = read_manifest(path)
         built_from = None if manifest is None else manifest.extra.get("source_path")
@@ -114,12 +126,21 @@ def _copies(
             real_source = os.path.realpath(source) if real_source is None else real_source
             if os.path.realpath(built_from) != real_source and not _source_gone(manifest, skill):
                 continue
+        recorded, shared = manifest.extra.get("target"), manifest.extra.get("shared")
+        also = [name for name in shared if name in targets] if isinstance(shared, list) else []
+        held = Copy((recorded, *also), True) if recorded in targets else Copy(targets, False)
         if is_skillc_copy(path, skill, manifest):
-            recorded, shared = manifest.extra.get("target"), manifest.extra.get("shared")
-            also = [name for name in shared if name in targets] if isinstance(shared, list) else []
-            held = Copy((recorded, *also), True) if recorded in targets else Copy(targets, False)
             found[path] = (held, manifest)
+        elif real_runtime is not None and manifest.skill == skill:
+            found[path] = (held._replace(kind="edited"), manifest)
     return found
+
+
+def _leads_to(link: Path, real_runtime: str) -> bool:
+    """Whether the symlink ``link`` leads to the runtime whose real path is ``real_runtime``."""
+    from skillc_index.build.deploy import link_target
+
+    return link_target(link) == real_runtime
 
 
 def _source_gone(manifest: Manifest, skill: str) -> bool:
@@ -137,6 +158,8 @@ def copy_deployments(
     source: Path,
     layout: Layout,
     configured: Mapping[str, str] | None = None,
+    *,
+    runtime: Path | None = None,
 ) -> dict[Path, Copy]:
     """The copies of skillc's own of ``skill`` (:func:`is_skillc_copy`) built from ``source``
     (their manifest's ``source_path``, or a store skill of the name that is gone, the project
@@ -147,8 +170,12 @@ def copy_deployments(
     share: :mod:`skillc_index.build.readers`), else every target sharing its folder (one,
     unless a folder is shared: an older copy, :attr:`Copy.recorded` false). A copy in a
     folder given as a path is not looked for: a build refreshes it when the path is given
-    again."""
-    copies = _copies(skill, source, AgentFolders(scope, layout, configured))
+    again. With ``runtime`` (a build), the links to it too, each with every target sharing
+    its folder (a build plans them again, as ``build --all`` does: a link shows the source's
+    frontmatter, so one whose target's dialect now changes something becomes a copy), and
+    the copies of skillc's built from ``source`` edited since (``edited``: a build leaves
+    them as they are, and says so: :func:`edited_copy`)."""
+    copies = _copies(skill, source, AgentFolders(scope, layout, configured), runtime)
     return {path: held for path, (held, _) in copies.items()}
 
 
@@ -167,18 +194,14 @@ def deployed_targets(
     records, and those it records it was written for too), in the order of the targets.
     What ``build --all`` builds a skill for when it is given no target: the targets it was
     built for, not the default one over them."""
-    from skillc_index.build.deploy import link_target
-
-    folders = AgentFolders(scope, layout, configured)
-    copies = _copies(skill, source, folders)
-    real_runtime = os.path.realpath(runtime)
     found: dict[str, None] = {}
-    for path, targets in folders.holding(skill).items():
-        if path in copies:  # the targets it was written for, else the first sharing it
-            held = copies[path][0]
+    for held in copy_deployments(
+        skill, scope, source, layout, configured, runtime=runtime
+    ).values():
+        if held.kind == "link":  # every target of its folder: the build deploys the one
+            found.update(dict.fromkeys(held.targets))  # keeping the most fields
+        elif held.kind == "copy":  # the targets it was written for, else the first sharing it
             found.update(dict.fromkeys(held.targets if held.recorded else held.targets[:1]))
-        elif link_target(path) == real_runtime:  # every target of its folder: the build
-            found.update(dict.fromkeys(targets))  # deploys the one keeping the most fields
     return tuple(found)
 
 
@@ -199,12 +222,33 @@ def stale_copies(
     which a refresh of them all writes from (:func:`copy_manifest`)."""
     copies = _copies(skill, source, folders)
     built = read_manifest(runtime) if copies else None
-    stale = {path: here for path, (_, here) in copies.items() if not same_build(here, built)}
+    stale = {
+        path: here
+        for path, (_, here) in copies.items()
+        if here is not None and not same_build(here, built)
+    }
     return stale, built
 
 
-def not_refreshed(layout: Layout, path: Path, why: str) -> Notice:
-    """The warning of a copy made before that a build could not refresh (when it was planned,
-    or written; one parked behind a router): the build was not asked to deploy there, so it
-    goes on."""
-    return Notice(f"copy {layout.display(path)} not refreshed: {why}")
+def not_refreshed(layout: Layout, path: Path, why: str, what: str = "copy") -> Notice:
+    """The warning of a copy made before (``what``: or a link to the runtime) that a build
+    could not refresh (when it was planned, or written; one parked behind a router): the
+    build was not asked to deploy there, so it goes on."""
+    return Notice(f"{what} {layout.display(path)} not refreshed: {why}")
+
+
+def edited_copy(layout: Layout, path: Path, held: Copy, built: Manifest | None) -> Notice | None:
+    """The warning of a copy skillc wrote, edited since (``held``: :func:`copy_deployments`'s,
+    kind ``edited``), that holds another build than the runtime's (``built``, its manifest):
+    the build leaves it as it is (an edited file is never overwritten without consent), so
+    its agent reads the older build; the warning says how to take the new one. None when it
+    holds the runtime's build (nothing to refresh)."""
+    if same_build(read_manifest(path), built):
+        return None
+    target = held.targets[0]
+    return not_refreshed(
+        layout,
+        path,
+        "edited since skillc wrote it (left as it is: its agent reads the older build); "
+        f"build with --target {target} --force to move it aside and deploy the new build",
+    )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillc_index.build.compiler import CompileResult, Progress, compile_skill
+from skillc_index.build.copies import edited_copy
 from skillc_index.build.defaults import behind_router
 from skillc_index.build.deploy import (
     Deployment,
@@ -33,7 +34,7 @@ from skillc_index.build.deploy import (
     parse_targets,
     plan_deployments,
 )
-from skillc_index.build.manifest import MANIFEST_FILE, refuse_older_runtime
+from skillc_index.build.manifest import MANIFEST_FILE, read_manifest, refuse_older_runtime
 from skillc_index.build.origin import from_origin
 from skillc_index.build.projections import projected_files, target_projections
 from skillc_index.build.readers import one_per_folder, read_twice
@@ -79,6 +80,7 @@ from skillc_index.skill_files import SkillFiles, walk_skill
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from skillc_index.build.copies import Copy
     from skillc_index.build.project import FieldChange
     from skillc_index.build.shapes import BuildShape
     from skillc_index.glob import IgnoreRules
@@ -354,8 +356,14 @@ def _build_skill(
                 target_names = []
                 notices.append(Notice(f"{target_skill.name} deployed nowhere: {why}"))
         copies = copy_deployments(
-            target_skill.name, target_skill.scope, target_skill.source, layout, config.targets
-        )  # made before, each refreshed too (the targets given are planned first)
+            target_skill.name, target_skill.scope, target_skill.source, layout, config.targets,
+            runtime=target_skill.runtime,
+        )  # fmt: skip
+        # made before, each refreshed too (the targets given are planned first), and the links
+        # to the runtime planned again (a target whose dialect now changes something gets a
+        # copy); a copy edited since is left as it is, and said to be
+        edited = {path: held for path, held in copies.items() if held.kind == "edited"}
+        copies = {path: held for path, held in copies.items() if held.kind != "edited"}
         candidates = [target for held in copies.values() for target in held.targets]
         projections = target_projections(
             [*target_names, *candidates], resolved, config, files.files
@@ -389,11 +397,11 @@ def _build_skill(
             for text in (*projection.warnings, *projection.unheld)
         )
         notices.extend(Notice(text) for text in dict.fromkeys(unheld))
-        plans += _refresh_plans(refresh, plans, planned, layout, notices)
+        plans += _refresh_plans(refresh, plans, planned, layout, notices, copies)
         guessed = {  # a copy whose manifest records no target, refreshed as one chosen here
-            refresh[path][0]
+            refresh[path][0]  # (a link: made a copy now when its dialect changes anything)
             for path, held in copies.items()
-            if not held.recorded and len(held.targets) > 1
+            if not held.recorded and (len(held.targets) > 1 or held.kind == "link")
         }
         fields = [  # of the targets given, and of a copy refreshed for a target chosen here (a
             # copy refreshed for the target it records was reported when it was made)
@@ -448,7 +456,8 @@ def _build_skill(
                 if number < named:
                     raise
                 why = exc.reason if isinstance(exc, CannotCreate) else exc.strerror or str(exc)
-                notices.append(not_refreshed(layout, deploy_plan.path, why))
+                what = "copy" if deploy_plan.existing == "skillc-copy" else "link"
+                notices.append(not_refreshed(layout, deploy_plan.path, why, what))
                 continue
             deployments.append(deployment)
             notices.extend(deploy_notices)
@@ -459,6 +468,10 @@ def _build_skill(
             notice for folder, notice in shared if actions.get(folder, "unchanged") != "unchanged"
         ]
         created = {folder for folder, action in actions.items() if action == "created"}
+        if edited:  # out of date now, unless the copy holds this build still
+            built = read_manifest(compiled.runtime)
+            said = (edited_copy(layout, path, held, built) for path, held in edited.items())
+            notices += [notice for notice in said if notice is not None]
         notices += read_twice(plans[:named], plans, layout, target_skill.scope, created)
         from skillc_index.route.parked import refresh_moved, refresh_parked
 
@@ -489,13 +502,15 @@ def _refresh_plans(
     planned: Callable[[Sequence[str]], list[DeployPlan]],
     layout: Layout,
     notices: list[Diagnostic | Notice],
+    held: Mapping[Path, Copy],
 ) -> list[DeployPlan]:
-    """The plans that refresh the copies of skillc's own made before (``copies``: path -> its
-    targets, the one it is refreshed as first: ``readers.one_per_folder``) at no destination
-    of the ``named`` targets' plans: each as a build naming its targets would (``planned``:
-    never ``force``). A copy that may not be refreshed (its folder cannot be written, the
-    project's config leads it outside the project) is a warning: the build was not asked to
-    deploy there."""
+    """The plans that refresh the copies of skillc's own made before and the links to the
+    runtime (``copies``: path -> its targets, the one it is refreshed as first:
+    ``readers.one_per_folder``; ``held``: what each is) at no destination of the ``named``
+    targets' plans: each as a build naming its targets would (``planned``: never ``force``).
+    One that may not be refreshed (its folder cannot be written, the project's config leads
+    it outside the project, git tracks the link a copy would replace) is a warning: the build
+    was not asked to deploy there."""
     done = {os.path.realpath(plan.path.parent) for plan in named}
     plans: list[DeployPlan] = []
     for path, targets in copies.items():
@@ -505,7 +520,8 @@ def _refresh_plans(
             plans += planned(targets)
         except SkillcError as exc:
             why = format_diagnostic(exc.diagnostic).splitlines()[0]
-            notices.append(not_refreshed(layout, path, why))
+            what = "link" if path in held and held[path].kind == "link" else "copy"
+            notices.append(not_refreshed(layout, path, why, what))
     return plans
 
 
