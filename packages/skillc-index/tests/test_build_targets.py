@@ -302,6 +302,30 @@ def test_a_rebuild_turns_the_links_a_dialect_now_changes_into_copies_and_back(
     assert "Deploy:  gemini -> .gemini/skills/plain (symlink, unchanged)" in again.stdout
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_link_git_tracks_that_would_become_a_copy_is_a_warning(
+    build: Callable[..., BuildResult], project: Path
+) -> None:
+    """A committed link to the runtime (the project's source) that a target's dialect now
+    needs as a copy is left as it is, and said to be: the build was not asked to deploy
+    there, so it goes on (E050 is for the targets named)."""
+    import subprocess
+
+    subprocess.run(["git", "-C", str(project), "init", "-q"], check=True, capture_output=True)
+    source = project / ".skillc" / "skills" / "plain"
+    source.mkdir()
+    (source / "SKILL.md").write_text(PLAIN, encoding="utf-8")
+    build("plain", targets=["claude", "gemini"])
+    subprocess.run(["git", "-C", str(project), "add", "-f", ".gemini"], check=True)
+    _edit(source, "---\n\n", "when_to_use: say it\n---\n\n")
+    result = build("plain")
+    assert [d.target for d in result.deployments] == ["claude"]
+    assert "link .gemini/skills/plain not refreshed: error[E050]: skill 'plain' already exists" in [
+        getattr(n, "text", "") for n in result.notices
+    ]
+    assert (project / ".gemini/skills/plain").is_symlink()
+
+
 @pytest.mark.usefixtures("skc_on_path")  # every warning of the build is checked
 def test_a_copy_edited_since_is_left_out_of_date_with_a_warning(
     build: Callable[..., BuildResult], project: Path
