@@ -149,7 +149,7 @@ def test_an_uploader_stalled_inside_a_batch_is_told_the_idle_timeout_ended_it(
         upload_logs(postgres_url, layout, user="alice", machine="m1")
     reason = ended.value.reason
     said = "server closed the connection unexpectedly" if lost else "idle-in-transaction timeout"
-    assert said in reason and ("its batch had been open " in reason) == lost, reason
+    assert said in reason and ("its transaction had sat idle " in reason) == lost, reason
     assert reason.endswith(
         "the server ends a session left idle 1s inside a transaction, "
         "idle_in_transaction_session_timeout: this process was stopped or suspended in one; "
@@ -171,6 +171,83 @@ def test_an_uploader_stalled_inside_a_batch_is_told_the_idle_timeout_ended_it(
     with pytest.raises(TeamStoreUnavailable) as other:
         upload_logs(postgres_url, layout, user="alice", machine="m1")
     assert "idle" not in other.value.reason, other.value.reason
+
+
+def test_a_long_batch_never_idle_is_not_blamed_on_the_idle_timeout(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A connection that breaks in a batch open longer than the idle timeout but never idle
+    in it (a slow ``COPY``: the server sees a statement running; then a network drop, a
+    server restart, here an admin) gets no idle-timeout hint: the time counted is the
+    session's idle time since its last statement finished, not the batch's age (every such
+    failure said "this process was stopped or suspended"). Nor does a failure after a
+    batch that raised (an unreadable log, the next log's first statement failing): its
+    clock stopped with it."""
+    import sqlite3
+    import time
+
+    import psycopg
+
+    from skillc_index import TeamStoreUnavailable
+
+    monkeypatch.setattr(_team, "IDLE_TIMEOUT", "1s")
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 20))
+    stored, rows = _team.stored_row, []
+
+    def terminate(store: _team.TeamStore) -> None:
+        with psycopg.connect(postgres_url, autocommit=True) as db:
+            db.execute("SELECT pg_terminate_backend(%s)", [store.db.info.backend_pid])
+        time.sleep(0.2)
+        store.db.pgconn.consume_input()  # (its message lost)
+
+    def slow(row: Any) -> list[str | None]:
+        rows.append(row)
+        if len(rows) == 6:  # the second batch's first row: its COPY runs 2.5 s, then killed
+            time.sleep(2.5)
+            terminate(current[0])
+        return stored(row)
+
+    current: list[_team.TeamStore] = []
+    copy = _team.TeamStore._copy
+
+    def copying(store: _team.TeamStore, batch: list[Any]) -> None:
+        current[:] = [store]
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", copying)
+    monkeypatch.setattr(_team, "stored_row", slow)
+    with pytest.raises(TeamStoreUnavailable) as ended:
+        upload_logs(postgres_url, layout, user="alice", machine="m1")
+    reason = ended.value.reason
+    assert "connection" in reason and "idle" not in reason, reason
+    assert team_count(postgres_url) == 5
+    monkeypatch.setattr(_team, "stored_row", stored)
+
+    log_rows(*numbered(demo, 20, 5), to=primary_log(other_runtime(layout, demo) / "demo"))
+    monkeypatch.setattr(_team, "UPLOAD_CONNECTIONS", 1)
+    inserts: list[int] = []
+
+    def unreadable(store: _team.TeamStore, *args: Any) -> Any:
+        inserts.append(1)  # the first log's batch fails on its local log
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    def killed_outside(store: _team.TeamStore, key: str) -> Any:
+        if inserts:  # the next log's first statement, outside any batch, 1.5 s later
+            time.sleep(1.5)
+            terminate(store)
+        return last(store, key)
+
+    last = _team.TeamStore._last
+    monkeypatch.setattr(_team.TeamStore, "_insert", unreadable)
+    monkeypatch.setattr(_team.TeamStore, "_last", killed_outside)
+    with pytest.raises(TeamStoreUnavailable) as outside:
+        upload_logs(postgres_url, layout, user="alice", machine="m1")
+    assert inserts == [1] and "idle" not in outside.value.reason, outside.value.reason
 
 
 def test_logs_go_up_through_two_connections(

@@ -50,7 +50,6 @@ from __future__ import annotations
 import getpass
 import socket
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -73,9 +72,10 @@ from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
 from skillc_stats._log_keys import LogKey, key_of, local_logs, log_key, renewed_key, settle
+from skillc_stats._team_idle import IdleClock, idle_hint, timed_cursors
 from skillc_stats._team_rows import key_bounded, stored_row
 from skillc_stats._team_sent import SentState, StoreClaims
-from skillc_stats._team_url import idle_hint, masked, scrubbed
+from skillc_stats._team_url import masked, scrubbed
 
 if TYPE_CHECKING:
     import psycopg
@@ -151,7 +151,7 @@ class TeamStore:
         #: The rows this connection's committed batches added (what a Ctrl-C leaves stored),
         #: and the event that ends its upload after the batch it is storing (:func:`_upload_each`).
         self.added, self.halt = 0, Event()
-        self._began: float | None = None  # (when the batch being stored began: :meth:`failure`)
+        self._clock = IdleClock()  # (the idle time of a batch's transaction: :meth:`failure`)
         self._psycopg = _driver()
         try:
             # UTF-8 whatever PGCLIENTENCODING or the URL says: another client encoding made
@@ -160,6 +160,7 @@ class TeamStore:
                 url,
                 autocommit=True,
                 client_encoding="utf8",
+                cursor_factory=timed_cursors(self._clock),
                 **_unless_set(
                     self._psycopg, url, {**KEEPALIVES, "connect_timeout": connect_timeout}
                 ),
@@ -183,8 +184,8 @@ class TeamStore:
         idle in a transaction says so (:func:`idle_hint`)."""
         reason = scrubbed(str(exc) or type(exc).__name__, self.url)
         db = getattr(self, "db", None)  # (None: the connection failed)
-        began = None if db is None or not db.broken else self._began
-        return TeamStoreUnavailable(self.shown, idle_hint(reason, exc, began, IDLE_TIMEOUT))
+        idle = None if db is None or not db.broken else self._clock.idle()
+        return TeamStoreUnavailable(self.shown, idle_hint(reason, exc, idle, IDLE_TIMEOUT))
 
     def close(self) -> None:
         self.db.close()
@@ -388,11 +389,17 @@ class TeamStore:
 
     @contextmanager
     def _batch(self) -> Iterator[None]:
-        """The transaction of one batch, the time it began kept while it is open."""
-        self._began = time.monotonic()
-        with self.db.transaction():
-            yield
-        self._began = None
+        """The transaction of one batch, its idle time clocked (:class:`IdleClock`) while it
+        is open: its failure (E043) is made here, the clock's time known, and the clock
+        stopped however the batch ends."""
+        try:
+            with self.db.transaction():
+                self._clock.begin()
+                yield
+        except self._psycopg.Error as exc:
+            raise self.failure(exc) from None
+        finally:
+            self._clock.end()
 
     def _send(
         self, batch: list[Any], key: LogKey, previous: str | None, machine: str, user: str

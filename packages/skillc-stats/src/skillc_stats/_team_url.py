@@ -1,7 +1,6 @@
 """A team store's URL: the ``postgresql://`` URL or ``team`` an option names (:func:`team_url`),
 and its secrets, never shown (:func:`masked`, :func:`scrubbed`): in messages, in the access
-log, in a driver's message (with its cause when the server ended an idle session:
-:func:`idle_hint`). Imports nothing of the driver: the options read it before any
+log, in a driver's message. Imports nothing of the driver: the options read it before any
 connection."""
 
 from __future__ import annotations
@@ -98,27 +97,6 @@ def scrubbed(text: str, url: str) -> str:
     for secret in secrets(url):
         text = text.replace(secret, "***")
     return text
-
-
-def idle_hint(reason: str, exc: BaseException, began: float | None, timeout: str) -> str:
-    """``reason`` (a driver's message), with the cause when the server ended the session for
-    sitting idle in a transaction ``timeout`` (``"30s"``): the server says so (SQLSTATE
-    25P03), or it closed the connection of a batch open at least that long (``began``: the
-    ``time.monotonic()`` it began, given when the connection is broken; libpq often loses
-    the server's message then, saying only "server closed the connection unexpectedly")."""
-    import time
-
-    if getattr(exc, "sqlstate", None) == "25P03":
-        held = ""
-    elif began is not None and time.monotonic() - began >= float(timeout.removesuffix("s")):
-        held = f"its batch had been open {time.monotonic() - began:.0f} s: "
-    else:
-        return reason
-    return (
-        f"{reason} ({held}the server ends a session left idle {timeout} inside a transaction, "
-        "idle_in_transaction_session_timeout: this process was stopped or suspended in one; "
-        "run the command again, what an upload stored stays)"
-    )
 
 
 def team_url(given: str, configured: str, option: str) -> str:
