@@ -16,7 +16,7 @@ import pytest
 
 from skillc_index import Layout, ResolvedSkill
 from skillc_index.accesslog import primary_log
-from skillc_stats import _log_keys, _team, upload_logs
+from skillc_stats import _log_keys, _team, _team_workers, upload_logs
 from skillc_stats._log_keys import log_key
 from skillc_stats._team_sql import (
     MIGRATIONS,
@@ -369,7 +369,7 @@ def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
     for n in range(6):  # six logs, six keys
         log_rows(*numbered(demo, 0, 3 + n), to=primary_log(demo.runtime.parent / f"s{n}"))
     interrupted, both, sent = threading.Event(), threading.Barrier(2, timeout=60), []
-    upload_one = _team._upload_one
+    upload_one = _team_workers._upload_one
 
     def ctrl_c(*args: Any) -> None:
         interrupted.set()
@@ -385,7 +385,7 @@ def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
             time.sleep(0.3)  # the main thread runs its `finally`
         return upload_one(*args)
 
-    monkeypatch.setattr(_team, "_upload_one", first_interrupted)
+    monkeypatch.setattr(_team_workers, "_upload_one", first_interrupted)
     previous = signal.signal(signal.SIGINT, ctrl_c)
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -394,7 +394,7 @@ def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
         signal.signal(signal.SIGINT, previous)
     assert len(sent) == 2  # the log each thread was sending, no other
     stored = team_count(postgres_url)
-    monkeypatch.setattr(_team, "_upload_one", upload_one)
+    monkeypatch.setattr(_team_workers, "_upload_one", upload_one)
     report = upload_logs(postgres_url, layout, user="alice", machine="m1")
     assert report.added == team_count(postgres_url) - stored
     assert team_count(postgres_url) == sum(3 + n for n in range(6))
@@ -455,6 +455,125 @@ def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
     again = upload_logs(postgres_url, layout, user="alice", machine="m1")
     assert not again.interrupted and again.added == 80
     assert team_count(postgres_url) == 90
+    rollups_match_rows(postgres_url)
+
+
+def test_a_second_ctrl_c_while_the_workers_end_their_batch_is_deferred(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second Ctrl-C while the upload waits for its two workers to store their batch: the
+    wait goes on (the second KeyboardInterrupt came out of the thread pool's exit while the
+    workers still stored: the upload counted 0 entries stored, closed a connection a worker
+    used and saved its claims while they changed), and the count reported is the rows the
+    store holds, both batches committed after it."""
+    import signal
+    import time
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 50))
+    log_rows(*numbered(demo, 0, 40), to=primary_log(other_runtime(layout, demo) / "demo"))
+    interrupted, twice = threading.Event(), threading.Event()
+    both, copies = threading.Barrier(2, timeout=60), []
+    copy = _team.TeamStore._copy
+
+    def ctrl_c(*args: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    def interrupted_twice(store: _team.TeamStore, batch: list[Any]) -> None:
+        copies.append(len(batch))
+        if len(copies) <= 2:  # each worker's first batch: two Ctrl-Cs once both are storing
+            if both.wait() == 0:
+                main = threading.main_thread().ident or 0
+                time.sleep(0.3)  # the main thread waits for the workers
+                signal.pthread_kill(main, signal.SIGINT)
+                assert interrupted.wait(60)
+                time.sleep(0.3)  # the main thread joins the workers
+                signal.pthread_kill(main, signal.SIGINT)
+                time.sleep(0.5)  # (the main thread went on: counted, closed and saved)
+                twice.set()
+            assert twice.wait(60)
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", interrupted_twice)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with pytest.raises(_team.UploadInterrupted) as stopped:
+            upload_logs(postgres_url, layout, user="alice", machine="m1")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert signal.getsignal(signal.SIGINT) is previous
+    assert copies == [5, 5]
+    report = stopped.value.report
+    assert report.ok and sorted(log.added for log in report.logs) == [5, 5]
+    assert report.added == team_count(postgres_url) == 10
+    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 80
+    rollups_match_rows(postgres_url)
+
+
+def test_a_second_ctrl_c_cancels_a_batch_that_waits(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch waiting on the server (here for the retention horizon's lock, which a prune
+    holds and a batch waits for without a timeout): the first Ctrl-C ends the upload after
+    it, the second cancels it (rolled back, not counted); the batches before stay stored and
+    counted, and the next upload sends the rest."""
+    import signal
+    import time
+
+    import psycopg
+
+    from skillc_stats._team_sql import HORIZON_KEY
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 20))
+    interrupted, finished, copies = threading.Event(), threading.Event(), []
+    copy = _team.TeamStore._copy
+    pruning = psycopg.connect(postgres_url, autocommit=True)
+
+    def ctrl_c(*args: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    def twice() -> None:
+        main = threading.main_thread().ident or 0
+        time.sleep(0.5)  # the batch waits for the lock
+        signal.pthread_kill(main, signal.SIGINT)
+        assert interrupted.wait(60)
+        time.sleep(0.5)  # the main thread joins the worker, which still waits
+        signal.pthread_kill(main, signal.SIGINT)
+        if not finished.wait(20):  # (not cancelled: the lock freed at last, the batch stored)
+            pruning.execute("SELECT pg_advisory_unlock_all()")
+
+    def waiting(store: _team.TeamStore, batch: list[Any]) -> None:
+        copies.append(len(batch))
+        if len(copies) == 2:  # the second batch: a prune holds the horizon's lock
+            pruning.execute("SELECT pg_advisory_lock(%s)", [HORIZON_KEY])
+            threading.Thread(target=twice, daemon=True).start()
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", waiting)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with pytest.raises(_team.UploadInterrupted) as stopped:
+            upload_logs(postgres_url, layout, user="alice", machine="m1")
+    finally:
+        finished.set()
+        signal.signal(signal.SIGINT, previous)
+        pruning.execute("SELECT pg_advisory_unlock_all()")
+    assert stopped.value.report.added == team_count(postgres_url) == 5
+    pruning.close()
+    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
+    assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 15
     rollups_match_rows(postgres_url)
 
 

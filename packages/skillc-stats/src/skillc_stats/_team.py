@@ -51,7 +51,7 @@ import getpass
 import socket
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from threading import Event
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -62,7 +62,6 @@ from skillc_index import (
     Notice,
     SkillcError,
     TeamStoreUnavailable,
-    UnreadableFile,
     valid_utf8,
 )
 from skillc_index.accesslog import open_log
@@ -71,7 +70,7 @@ from skillc_index.accesslog.upload import highest_id, row_by_id, rows_after
 from skillc_stats import _team_reads as reads
 from skillc_stats import _team_sql as sql
 from skillc_stats._filters import Filters, checked_text
-from skillc_stats._log_keys import LogKey, key_of, local_logs, log_key, renewed_key, settle
+from skillc_stats._log_keys import LogKey, key_of, local_logs, renewed_key, settle
 from skillc_stats._team_idle import IdleClock, idle_hint, timed_cursors
 from skillc_stats._team_rows import key_bounded, stored_row
 from skillc_stats._team_sent import SentState, StoreClaims
@@ -86,7 +85,7 @@ if TYPE_CHECKING:
 #: of any size, another tool's, make smaller batches): a batch ends at either.
 BATCH_ROWS = 20_000
 BATCH_CHARS = 16 * 2**20
-#: Connections an upload sends its logs through at once (:func:`_upload_each`).
+#: Connections an upload sends its logs through at once (:func:`._team_workers.upload_each`).
 UPLOAD_CONNECTIONS = 2
 #: Rows a streamed read (:meth:`TeamStore.each`) fetches from the server at a time, and the
 #: name of its server-side cursor (one stream at a time per connection).
@@ -148,8 +147,10 @@ class TeamStore:
         self.shown = masked(url)
         #: The rows this store refused before, not sent again by uploads (:mod:`._team_sent`).
         self.claims = StoreClaims(None, self)
-        #: The rows this connection's committed batches added (what a Ctrl-C leaves stored),
-        #: and the event that ends its upload after the batch it is storing (:func:`_upload_each`).
+        #: The rows this connection's committed batches added (what a Ctrl-C leaves stored:
+        #: counted in a worker thread, which no Ctrl-C interrupts between a commit and its
+        #: count), and the event that ends its upload after the batch it is storing
+        #: (:func:`._team_workers.upload_each`).
         self.added, self.halt = 0, Event()
         self._clock = IdleClock()  # (the idle time of a batch's transaction: :meth:`failure`)
         self._psycopg = _driver()
@@ -189,6 +190,12 @@ class TeamStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def cancel(self) -> None:
+        """Cancel the statement this connection runs, from another thread (a second Ctrl-C:
+        :func:`._team_workers._joined`); its batch fails, rolled back. Nothing when it fails."""
+        with suppress(self._psycopg.Error):
+            self.db.cancel()
 
     def __enter__(self) -> TeamStore:
         return self
@@ -586,7 +593,10 @@ def upload_logs(
     Raises E100 for an argument that is no ``str``, :class:`~skillc_index.DriverMissing` (E044)
     without psycopg and :class:`~skillc_index.TeamStoreUnavailable` (E043) when the store cannot
     be used; a log that cannot be read is reported in its :class:`LogUpload`, the others go on.
-    A Ctrl-C ends each connection after its batch: :class:`UploadInterrupted`, the rows stored."""
+    A Ctrl-C ends each connection after its batch (a second one cancels the batches):
+    :class:`UploadInterrupted`, the rows stored."""
+    from skillc_stats._team_workers import upload_each
+
     url = checked_text(url, "url", "a postgresql:// URL")
     # text as any other (a login or host name not UTF-8: U+FFFD for each byte that is not)
     user = key_bounded(valid_utf8(checked_text(user or current_user(), "user", "a name")))
@@ -608,8 +618,8 @@ def upload_logs(
                     break  # a server or role allowing one connection: one log at a time
             for each in stores:
                 each.claims = StoreClaims(sent, each)
-            _upload_each(stores, paths, layout, machine, user, done)
-        except KeyboardInterrupt:  # each connection ended after its batch: say what is stored
+            upload_each(stores, paths, layout, machine, user, done)
+        except KeyboardInterrupt:  # every worker ended after its batch: say what is stored
             stored = sum(each.added for each in stores)
         finally:
             for other in stores[1:]:
@@ -623,75 +633,3 @@ def upload_logs(
     said += f" {store.shown}; the next 'sync --to' sends the rest"
     warnings += (Notice(said),)
     raise UploadInterrupted(UploadReport(store.shown, user, machine, logs, warnings, stored))
-
-
-def _upload_each(
-    stores: list[TeamStore], paths: list[Path], layout: Layout, machine: str, user: str,
-    done: dict[int, LogUpload],
-) -> None:  # fmt: skip
-    """Each of ``paths`` uploaded whole through one of ``stores`` (a thread each, taking the
-    next log when done with one: the client reads and sends one log while the server stores
-    another's batch). Logs of one key (copies of a log, its identity included) go up one
-    after the other through one store, as they would alone: the later one then sees what the
-    earlier stored and is told apart (:meth:`TeamStore.upload`). Logs of different keys never
-    meet in ``access_log``; their rollup sums may (two logs of one skill), which uploads of
-    many machines at once already share (each batch updates its keys in one order). Each
-    log's :class:`LogUpload` goes in ``done`` by its index in ``paths``. The first store error
-    or a Ctrl-C ends each connection after the batch it is storing (:attr:`TeamStore.halt`;
-    one in this thread at once, its batch rolled back), and is raised."""
-    from concurrent.futures import ThreadPoolExecutor
-    from threading import Lock
-
-    same_key: dict[str, list[tuple[int, Path, LogKey]]] = {}
-    for index, path in enumerate(paths):
-        try:
-            key = log_key(path, layout)
-        except sqlite3.Error as exc:
-            done[index] = _unreadable(path, exc)
-            continue
-        if key is None:
-            done[index] = LogUpload(str(path), 0)
-        else:
-            same_key.setdefault(key.key, []).append((index, path, key))
-    pending, taking, halt = iter(same_key.values()), Lock(), Event()
-    for store in stores:
-        store.halt = halt  # (one for all: an error or a Ctrl-C ends each after its batch)
-
-    def work(store: TeamStore) -> None:
-        try:
-            while not halt.is_set():
-                with taking:
-                    logs = next(pending, None)
-                if logs is None:
-                    return
-                for index, path, key in logs:
-                    if halt.is_set():
-                        return
-                    done[index] = _upload_one(store, path, key, machine, user)
-        except BaseException:  # an error: the others end after their batch
-            halt.set()
-            raise
-
-    if len(stores) == 1:
-        work(stores[0])
-    else:
-        with ThreadPoolExecutor(len(stores)) as pool:
-            try:
-                for future in [pool.submit(work, store) for store in stores]:
-                    future.result()
-            except BaseException:  # a Ctrl-C here too: the threads end after their batch
-                halt.set()
-                raise
-
-
-def _upload_one(store: TeamStore, path: Path, key: LogKey, machine: str, user: str) -> LogUpload:
-    """One log uploaded (:meth:`TeamStore.upload`); a log that cannot be read reported."""
-    try:
-        added, renewed, refused = store.upload(path, key, machine, user)
-    except sqlite3.Error as exc:
-        return _unreadable(path, exc)
-    return LogUpload(str(path), added, None, renewed, refused)
-
-
-def _unreadable(path: Path, exc: sqlite3.Error) -> LogUpload:
-    return LogUpload(str(path), 0, UnreadableFile(str(path), str(exc), "access log"))
