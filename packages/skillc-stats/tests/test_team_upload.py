@@ -449,7 +449,8 @@ def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
     assert report.to_dict()["interrupted"] and report.to_dict()["added"] == 10
     assert sorted(log.added for log in report.logs) == [5, 5]
     assert [notice.text for notice in report.warnings] == [
-        f"interrupted: 10 entries stored in {report.store}; the next 'sync --to' sends the rest"
+        f"interrupted: 10 entries stored in {report.store}; the next 'skc sync --to' sends "
+        "the rest"
     ]
     monkeypatch.setattr(_team.TeamStore, "_copy", copy)
     again = upload_logs(postgres_url, layout, user="alice", machine="m1")
@@ -628,7 +629,7 @@ def test_a_ctrl_c_of_sync_to_says_what_was_stored_and_exits_130(
     assert 0 < stored < 100_000 and "Uploaded" not in result.stdout
     assert result.stderr.splitlines()[-1] == (
         f"warning: interrupted: {stored:,} entries stored in {_team.masked(postgres_url)}; "
-        "the next 'sync --to' sends the rest"
+        "the next 'skillc-stats sync --to' sends the rest"  # (the program run)
     ), result.stderr
     result, total = interrupted("--format", "json")
     assert result.returncode == 130, result

@@ -629,7 +629,9 @@ def upload_logs(
     logs = tuple(done[index] for index in sorted(done))
     if stored is None:
         return UploadReport(store.shown, user, machine, logs, warnings)
+    from skillc_index.helppage import program_command  # (the program run: skc, skillc-stats)
+
     said = f"interrupted: {stored:,} {'entry' if stored == 1 else 'entries'} stored in"
-    said += f" {store.shown}; the next 'sync --to' sends the rest"
+    said += f" {store.shown}; the next '{program_command('sync --to')}' sends the rest"
     warnings += (Notice(said),)
     raise UploadInterrupted(UploadReport(store.shown, user, machine, logs, warnings, stored))

@@ -1,0 +1,82 @@
+"""``skc sync --to`` as the user meets it: the installed ``skc`` against a real PostgreSQL
+server (``postgres_url``)."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from skillc_stats import _team
+
+
+def _team_rows(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        row = db.execute("SELECT count(*) FROM skillc.access_log").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_ctrl_c_of_skc_sync_to_names_skc_in_what_sends_the_rest(
+    postgres_url: str,
+    write_skill: Callable[..., Path],
+    script_path: Callable[[str], Path],
+    clean_env: dict[str, str],
+    home: Path,
+    project: Path,
+) -> None:
+    """A real SIGINT to ``skc sync --to`` once a batch of a 100k-row log is stored: exit 130,
+    and the warning saying what was stored names the command to run again as the user ran
+    it, ``skc sync --to`` (it said ``'sync --to'``, no program)."""
+    write_skill(home / ".claude" / "skills" / "demo", body="## Usage\n\nUse it.\n")
+    skc = str(script_path("skc"))
+    used = subprocess.run(
+        [skc, "outline", "demo"], cwd=project, env=clean_env, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert used.returncode == 0, used.stderr
+    logs = [
+        path
+        for path in home.rglob("*")
+        if path.is_file() and path.read_bytes()[:16] == b"SQLite format 3\x00"
+    ]
+    log = next(path for path in logs if _has_access_log(path))
+    with sqlite3.connect(log) as db:
+        db.execute(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)"
+            " SELECT timestamp, 'r' || i, command, skill, skill_path, cwd, args"
+            " FROM access_log, n"
+        )
+    db.close()
+    _team.TeamStore(postgres_url).close()  # (the schema made: its rows counted from the start)
+    process = subprocess.Popen(
+        [skc, "sync", "--to", postgres_url], cwd=project, env=clean_env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while _team_rows(postgres_url) == 0 and time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    stored = _team_rows(postgres_url)
+    assert process.returncode == 130, (out, err)
+    assert 0 < stored < 100_000
+    assert err.splitlines()[-1] == (
+        f"warning: interrupted: {stored:,} entries stored in {_team.masked(postgres_url)}; "
+        "the next 'skc sync --to' sends the rest"
+    ), err
+
+
+def _has_access_log(path: Path) -> bool:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        found = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'access_log'"
+        ).fetchone()
+    db.close()
+    return found is not None
