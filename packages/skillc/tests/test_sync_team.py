@@ -10,13 +10,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from skillc_stats import _team
-
 
 def _team_rows(url: str) -> int:
+    """The rows the store holds (0 before the upload made it)."""
     import psycopg
 
     with psycopg.connect(url) as db:
+        if db.execute("SELECT to_regclass('skillc.access_log')").fetchone() == (None,):
+            return 0
         row = db.execute("SELECT count(*) FROM skillc.access_log").fetchone()
     return int(row[0]) if row else 0
 
@@ -53,7 +54,6 @@ def test_a_ctrl_c_of_skc_sync_to_names_skc_in_what_sends_the_rest(
             " FROM access_log, n"
         )
     db.close()
-    _team.TeamStore(postgres_url).close()  # (the schema made: its rows counted from the start)
     process = subprocess.Popen(
         [skc, "sync", "--to", postgres_url], cwd=project, env=clean_env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -67,10 +67,9 @@ def test_a_ctrl_c_of_skc_sync_to_names_skc_in_what_sends_the_rest(
     stored = _team_rows(postgres_url)
     assert process.returncode == 130, (out, err)
     assert 0 < stored < 100_000
-    assert err.splitlines()[-1] == (
-        f"warning: interrupted: {stored:,} entries stored in {_team.masked(postgres_url)}; "
-        "the next 'skc sync --to' sends the rest"
-    ), err
+    said = err.splitlines()[-1]
+    assert said.startswith(f"warning: interrupted: {stored:,} entries stored in "), err
+    assert said.endswith("; the next 'skc sync --to' sends the rest"), err
 
 
 def _has_access_log(path: Path) -> bool:
