@@ -142,7 +142,11 @@ def test_skl724_compares_headings_as_show_section_does(skill: Writer) -> None:
         folder = skill("auth-setup", BODY + body, frontmatter=BASE + quiz, files=FILES)
         skill("security-basics")
         assert messages(folder, "SKL724") == [], target
-    for target in ("## Resumes", "### Resume", "## Istanbull"):
+    quiz = QUIZ.replace("## Setup Steps", "### Resume")
+    folder = skill("auth-setup", BODY + body, frontmatter=BASE + quiz, files=FILES)
+    [message] = messages(folder, "SKL724")
+    assert "'### Resume' is served as '## Re\u0301sume\u0301' (line " in message, message
+    for target in ("## Resumes", "## Istanbull"):
         quiz = QUIZ.replace("## Setup Steps", target)
         folder = skill("auth-setup", BODY + body, frontmatter=BASE + quiz, files=FILES)
         assert messages(folder, "SKL724") == [
@@ -161,9 +165,10 @@ def test_skl724_takes_the_heading_show_serves_then_its_level(skill: Writer) -> N
     body = BODY + "### R\u00e9sum\u00e9\n\nx\n\n## Resume\n\ny\n"
     folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
     skill("security-basics")
-    assert messages(folder, "SKL724") == [
-        f"quiz[0].questions[0].on-correct.goto: no heading '{target}' in SKILL.md"
-    ]
+    [message] = messages(folder, "SKL724")
+    assert message.startswith(
+        f"quiz[0].questions[0].on-correct.goto: '{target}' is served as '### R\u00e9sum\u00e9'"
+    ), message
     for served in ("R\u00e9sum\u00e9", "### R\u00e9sum\u00e9", "## Resume", "RESUME"):
         quiz = QUIZ.replace("## Setup Steps", served)
         folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
@@ -171,6 +176,25 @@ def test_skl724_takes_the_heading_show_serves_then_its_level(skill: Writer) -> N
     quiz = QUIZ.replace("## Setup Steps", "### Resume")  # show serves the ## Resume
     folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
     assert len(messages(folder, "SKL724")) == 1
+
+
+def test_skl724_names_the_heading_show_serves_when_its_level_differs(skill: Writer) -> None:
+    """SKL724 said "no heading '## Setup Steps' in SKILL.md" when a ``### Setup Steps``
+    came first (s50 revc4), though that ``##`` heading exists: ``show --section`` serves
+    the ``###`` one, so the message names it, its level and its line."""
+    body = BODY.replace("## Setup Steps", "### Setup Steps\n\nx\n\n## Setup Steps")
+    folder = skill("auth-setup", body, frontmatter=BASE + QUIZ, files=FILES)
+    skill("security-basics")
+    lines = (folder / "SKILL.md").read_text(encoding="utf-8").splitlines()
+    served = lines.index("### Setup Steps") + 1
+    assert lines.index("## Setup Steps") + 1 > served
+    assert messages(folder, "SKL724") == [
+        "quiz[0].questions[0].on-correct.goto: '## Setup Steps' is served as"
+        f" '### Setup Steps' (line {served}), a heading of level 3, not 2"
+    ]
+    quiz = QUIZ.replace("## Setup Steps", "### Setup Steps")  # the served one: clean
+    folder = skill("auth-setup", body, frontmatter=BASE + quiz, files=FILES)
+    assert messages(folder, "SKL724") == []
 
 
 def test_skl725_load_reference(skill: Writer) -> None:

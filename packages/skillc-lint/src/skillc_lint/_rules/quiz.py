@@ -135,18 +135,20 @@ def quiz_passing_score(skill: Skill, options: Options) -> Findings:
             yield Finding(f"{label}.passing-score must be 0-100, not {shown}", line=line)
 
 
-def _heading_found(skill: Skill, target: str) -> bool:
-    """Whether ``goto``'s target (``## Setup Steps``, ``#setup-steps`` or ``Setup Steps``)
-    is a heading of SKILL.md: the heading ``show --section`` serves for it, the first it
-    matches among all of them (:class:`~skillc_index.index.queries.HeadingMatcher`: case,
-    composition, width and then accents aside, ``## Resume`` is ``## Résumé``, ``istanbul``
-    ``İstanbul``), runs of white space as one space; of that level, for ``## ...`` (``show``
-    reads the level of none: an earlier ``### Résumé`` is what ``## Résumé`` reaches, even
-    with a ``## Resume`` after it)."""
+def _goto_problem(skill: Skill, target: str) -> str | None:
+    """What is wrong with ``goto``'s target (``## Setup Steps``, ``#setup-steps`` or ``Setup
+    Steps``), or None when it is a heading of SKILL.md: the heading ``show --section`` serves
+    for it, the first it matches among all of them
+    (:class:`~skillc_index.index.queries.HeadingMatcher`: case, composition, width and then
+    accents aside, ``## Resume`` is ``## Résumé``, ``istanbul`` ``İstanbul``), runs of white
+    space as one space; of that level, for ``## ...`` (``show`` reads the level of none: an
+    earlier ``### Résumé`` is what ``## Résumé`` reaches, even with a ``## Resume`` after it,
+    and the problem names that served heading and its line)."""
     target = target.strip()
+    missing = f"no heading '{target}' in SKILL.md"
     match = _GOTO_HEADING.fullmatch(target)
     if match is None and target.startswith("#"):
-        return slug(target[1:]) in skill.anchors("SKILL.md")
+        return None if slug(target[1:]) in skill.anchors("SKILL.md") else missing
     from skillc_index.index.queries import HeadingMatcher
     from skillc_index.index.schema import IndexedHeading
 
@@ -155,16 +157,27 @@ def _heading_found(skill: Skill, target: str) -> bool:
         for h in skill.skill_md.headings
     )
     found = matcher.matches(" ".join(target.split()))
-    return bool(found) and (match is None or found[0].level == len(match.group(1)))
+    if not found:
+        return missing
+    served = found[0]
+    if match is None or served.level == len(match.group(1)):
+        return None
+    return (
+        f"'{target}' is served as '{'#' * served.level} {served.text}' (line {served.start_line}),"
+        f" a heading of level {served.level}, not {len(match.group(1))}"
+    )
 
 
 def quiz_goto(skill: Skill, options: Options) -> Findings:
-    """SKL724: a ``goto`` names a heading of SKILL.md."""
+    """SKL724: a ``goto`` names a heading of SKILL.md, the one ``show --section`` serves."""
     line = field_line(skill, "quiz")
     for label, branch in _branches(skill):
         target = branch.get("goto")
-        if isinstance(target, str) and target.strip() and not _heading_found(skill, target):
-            yield Finding(f"{label}.goto: no heading '{target}' in SKILL.md", line=line)
+        if not isinstance(target, str) or not target.strip():
+            continue
+        problem = _goto_problem(skill, target)
+        if problem is not None:
+            yield Finding(f"{label}.goto: {problem}", line=line)
 
 
 def quiz_load_reference(skill: Skill, options: Options) -> Findings:
