@@ -296,23 +296,56 @@ def test_package_script_examples_run_the_script(cli: Callable[..., Run], name: s
             assert name in (words[0], *started[:1]), (command, line)
 
 
+#: Prose each package script's help renders with its own name (page -> literal, white space
+#: as one space): written ``skc ...`` in the source, the user of the script alone has no skc.
+SCRIPT_PROSE: dict[str, list[tuple[str, str]]] = {
+    "skillc-index": [
+        ("skillc-index route", "`skillc-index route install` moves the skills"),
+        ("skillc-index route", "`skillc-index list --budget`)"),
+        ("skillc-index list", "skillc-index list --budget"),
+    ],
+    "skillc-gateway": [
+        ("skillc-gateway outline", "with `skillc-gateway show SKILL --section '<heading>'`"),
+        ("skillc-gateway run", "(see `skillc-gateway tools`)"),
+        ("skillc-gateway tools", "`skillc-gateway run` refuses"),
+    ],
+    "skillc-stats": [
+        ("skillc-stats stats", "the team store that `skillc-stats sync --to` fills"),
+        ("skillc-stats stats prune", "A later `skillc-stats sync --to` uploads no row twice"),
+    ],
+}
+
+#: What may follow ``skc NAME`` where NAME is a command of the script and the text still
+#: names the command (``skc show/outline/open``, the calls an agent makes, stays skc).
+_AFTER_COMMAND = (" ", "`", ".", ",", ";", ":", ")", "'", '"')
+
+
 @pytest.mark.parametrize("name", PACKAGE_SCRIPTS)
 def test_package_script_prose_names_the_script(cli: Callable[..., Run], name: str) -> None:
     """A package script's prose said ``skc route install`` and ``skc sync --to`` to a user
-    who has no ``skc``: no page but the script's top one (which says how its commands are
-    spelled under ``skc``) names ``skc`` with a command the script provides; the router's
-    ``skc find`` (another package's, what agents run) is as written."""
+    who has no ``skc``: known sentences read with the script's name, and no page but the
+    script's top one (which says how its commands are spelled under ``skc``) has ``skc
+    NAME`` for a command NAME the script provides, found as literal text (not with
+    ``helppage._SKC_PROSE``, which would hide what it misses); the router's ``skc find``
+    (another package's, what agents run) is as written."""
     pages = _help_pages(cli(name), name)
     provided = set(_command_rows(pages.pop(name))) or {name.removeprefix("skillc-")}
+    pages = {command: " ".join(page.split()) for command, page in pages.items()}
+    for command, sentence in SCRIPT_PROSE.get(name, []):
+        assert sentence in pages[command], (command, pages[command])
     named = {
-        (command, found)
+        (command, f"skc {found}{after}")
         for command, page in pages.items()
-        for found in re.findall(r"(?<![\w./-])skc ([a-z][a-z-]*)(?![\w/-])", " ".join(page.split()))
-        if found in provided
+        for found in provided
+        for after in _AFTER_COMMAND
+        if f"skc {found}{after}" in page or page.endswith(f"skc {found}")
     }
     assert named == set(), sorted(named)
     if name == "skillc-index":
-        assert "with `skc find` (MCP: `skc_find`)" in " ".join(pages["skillc-index route"].split())
+        assert "with `skc find` (MCP: `skc_find`)" in pages["skillc-index route"]
+        assert {"route", "list", "build"} <= provided, provided
+    if name == "skillc-stats":
+        assert {"sync", "stats"} <= provided, provided
 
 
 def test_skc_examples_stay_skc(skc: Run) -> None:
