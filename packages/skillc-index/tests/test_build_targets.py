@@ -122,6 +122,33 @@ def test_a_number_becoming_a_string_keeps_its_source_text(
     assert claude["metadata"] == {"version": 1.1, "beta": True}
 
 
+@pytest.mark.parametrize(
+    "metadata",
+    ["\n  1: one\n  true: yes-key\n  null: nothing\n", " {1: one, true: yes-key, null: nothing}\n"],
+    ids=["block", "flow"],
+)
+def test_metadata_keys_a_number_true_and_null_stay_three_keys(
+    build: Callable[..., BuildResult],
+    project: Path,
+    write_skill: Callable[..., Path],
+    metadata: str,
+) -> None:
+    """``metadata: {1: one, true: yes-key, null: nothing}`` was ``{1: yes-key, None:
+    nothing}`` to the reader (Python's ``True == 1``: one key, ``1: one`` lost) and every copy
+    wrote ``1: yes-key`` (a rewritten one the null key as ``None``): a plain key is read as
+    its text, as an agent keys an object, and each copy keeps the three."""
+    write_skill(
+        project / ".skillc" / "skills" / "mk",
+        frontmatter=f"name: mk\ndescription: Keys.\nmetadata:{metadata}",
+    )
+    build("mk", targets=["codex", "claude", "gemini"])
+    every = {"1": "one", "true": "yes-key", "null": "nothing"}
+    for folder in (".agents", ".claude", ".gemini"):
+        deployed = project / folder / "skills" / "mk" / "SKILL.md"
+        assert frontmatter(deployed)["metadata"] == every, folder
+        assert "None" not in deployed.read_text(encoding="utf-8"), folder
+
+
 def test_a_metadata_left_empty_is_left_out_of_a_copy(
     build: Callable[..., BuildResult], project: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -178,6 +178,24 @@ def test_skl502_and_skl701_point_at_the_nested_key(skill: Writer) -> None:
     ]
 
 
+def test_skl502_names_every_key_not_a_string_as_written(skill: Writer) -> None:
+    """``1``, ``true`` and ``null`` keys: SKL502 named None and 1 but not true (Python's
+    ``True == 1`` made them one key, on the metadata line for None): each is named as
+    written, on its own line; a quoted one is a string."""
+    folder = front(skill, "metadata:\n  1: one\n  true: yes-key\n  null: nothing\n  '2': ok\n")
+    registry = default_registry(profiles=("skillli",))
+    found = lint_skill(folder, registry=registry).diagnostics
+    assert [(d.line, d.message) for d in found if d.rule == "SKL502"] == [
+        (5, "metadata key 1 must be a string"),
+        (6, "metadata key true must be a string"),
+        (7, "metadata key null must be a string"),
+    ]
+    flow = front(skill, "metadata: {1: one, true: yes-key, 1.5: x, ~: y}\n", name="flow")
+    assert lint(flow, "SKL502") == [
+        f"metadata key {key} must be a string" for key in ("1", "true", "1.5", "~")
+    ]
+
+
 def test_skl502_near_miss(skill: Writer) -> None:
     assert lint(front(skill, 'metadata:\n  version: "1.0"\n  author: me\n'), "SKL502") == []
 

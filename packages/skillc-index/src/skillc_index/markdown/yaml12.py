@@ -24,7 +24,7 @@ from skillc_index.markdown.frontmatter import (
     load_bounded_yaml,
 )
 
-__all__ = ["CORE_NOT_STRING", "read_12", "scalar_texts"]
+__all__ = ["CORE_NOT_STRING", "read_12", "scalar_texts", "typed_keys"]
 
 _CORE_RESOLVERS: tuple[tuple[str, str, str], ...] = (
     ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
@@ -55,7 +55,23 @@ def _core_loader() -> Any:
         firsts = [*first, ""] if tag.endswith("null") else list(first)
         CoreLoader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), firsts)
     CoreLoader.add_constructor("tag:yaml.org,2002:int", _core_int)
+    CoreLoader.construct_mapping = _text_keys
     return CoreLoader
+
+
+def _text_keys(loader: Any, node: Any, deep: bool = False) -> dict[Any, Any]:
+    """A mapping whose plain keys are their text, as an agent's reader keys an object (a
+    JavaScript object's keys are strings): ``1``, ``true`` and ``null`` stay three keys,
+    ``"1"``, ``"true"`` and ``"null"`` (Python's ``True == 1`` made ``1: one`` and ``true:
+    yes`` one key, and ``null`` None). A key of another type is written in the source as a
+    plain scalar that reads so (:func:`typed_keys` finds them)."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, _value in node.value:
+            if isinstance(key, yaml.ScalarNode) and not key.style:
+                key.tag = "tag:yaml.org,2002:str"
+    return dict(yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep))
 
 
 def _core_int(loader: Any, node: Any) -> int:
@@ -161,4 +177,33 @@ def _pairs(front: Frontmatter) -> list[tuple[tuple[str, ...], Any]]:
         found.append((where, value))
         if isinstance(value, yaml.MappingNode) and not path:
             pairs += [(where, pair) for pair in reversed(value.value)]
+    return found
+
+
+def typed_keys(front: Frontmatter, field: str) -> list[str]:
+    """The source's text of each key of the mapping of top-level ``field`` that a YAML 1.2
+    reader types (``1``, ``true``, ``null``: plain, a number, a boolean or null), in the
+    order written: the reading (:func:`read_12`) keeps them as their text, a checker of
+    string keys (SKL502) names them from here."""
+    import yaml
+
+    if not front.text or not isinstance(front.data_12.get(field), dict):
+        return []
+    try:
+        _data, root, _lines = load_bounded_yaml(front.text, first_line=2)
+    except YAMLProblem:
+        return []
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    found: list[str] = []
+    for key, value in root.value:
+        if not (isinstance(key, yaml.ScalarNode) and key.value == field):
+            continue
+        found = [  # the last ``field`` written is the one read
+            str(inner.value)
+            for inner, _item in (value.value if isinstance(value, yaml.MappingNode) else ())
+            if isinstance(inner, yaml.ScalarNode)
+            and not inner.style
+            and CORE_NOT_STRING.fullmatch(str(inner.value))
+        ]
     return found

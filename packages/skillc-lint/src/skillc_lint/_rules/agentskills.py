@@ -88,9 +88,15 @@ def metadata_format(skill: Skill, options: Options) -> Findings:
     texts: dict[tuple[str, ...], str] = {}
     if any(isinstance(item, (int, float)) for item in value.values()):
         texts = scalar_texts(skill)  # as written: '1.10', not 1.1
+    from skillc_index.markdown.yaml12 import typed_keys
+
+    # a plain ``1``, ``true`` or ``null`` key, read as its text (``1`` and ``true`` are one
+    # key to Python): named as written, on its line
+    for written in typed_keys(skill.skill_md.frontmatter, "metadata"):
+        at = field_line(skill, "metadata", written)
+        yield Finding(f"metadata key {written or 'null'} must be a string", line=at)
     for key, item in value.items():
-        if not isinstance(key, str):
-            # its line is under its text as written (``1``; the metadata line when that differs)
+        if not isinstance(key, str):  # not from the source's text (a reading of another kind)
             at = field_line(skill, "metadata", str(key))
             yield Finding(f"metadata key {key!r} must be a string", line=at)
         elif not is_text(item):  # an unquoted date is a string in YAML 1.2
