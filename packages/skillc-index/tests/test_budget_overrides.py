@@ -779,3 +779,61 @@ def test_apply_reads_the_usage_once(
     data = run_json(cli, "--apply", "overrides")
     assert data["overrides"][0]["written"]
     assert len(calls) == 1
+
+
+def _git(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(project), *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_settings_file_skillc_makes_in_a_git_work_tree_is_git_ignored(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    """``--apply overrides`` made ``.claude/settings.local.json`` (personal settings, which
+    Claude Code git-ignores when it makes it) and left it for a commit (s50 revc4): in a git
+    work tree the file skillc makes gets a line in the project's ``.gitignore``, said on
+    stderr; a file that was there is left to git as it is, and so is one outside git."""
+    assert _git(project, "init", "-q").returncode == 0
+    gitignore = project / ".gitignore"
+    before = gitignore.read_bytes() if gitignore.exists() else b""
+    done = cli("skillc-index", script=True)("list", "--apply", "overrides", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["overrides"][0]["written"] is True
+    assert "info: Added to .gitignore: /.claude/settings.local.json" in done.stderr
+    assert gitignore.read_bytes() == before + b"/.claude/settings.local.json\n"
+    checked = _git(project, "check-ignore", "-q", ".claude/settings.local.json")
+    assert checked.returncode == 0, checked.stderr
+    # made again after the user took it out: a line there already is not repeated
+    local_settings(project).unlink()
+    done = cli("skillc-index", script=True)("list", "--apply", "overrides")
+    assert done.returncode == 0, done.stderr
+    assert "Added to .gitignore" not in done.stderr
+    assert gitignore.read_text(encoding="utf-8").count("settings.local.json") == 1
+
+
+def test_a_settings_file_that_was_there_is_left_to_git(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    assert _git(project, "init", "-q").returncode == 0
+    write_json(local_settings(project), OTHER)
+    gitignore = project / ".gitignore"
+    before = gitignore.read_bytes() if gitignore.exists() else None
+    done = cli("skillc-index", script=True)("list", "--apply", "overrides")
+    assert done.returncode == 0, done.stderr
+    assert "kappa" in local_settings(project).read_text(encoding="utf-8")  # it was written
+    assert (gitignore.read_bytes() if gitignore.exists() else None) == before
+    assert "Added to .gitignore" not in done.stderr
+    assert _git(project, "check-ignore", "-q", ".claude/settings.local.json").returncode == 1
+
+
+def test_a_settings_file_made_outside_git_adds_no_gitignore_line(
+    cli: Callable[..., Run], project: Path, over: Path
+) -> None:
+    gitignore = project / ".gitignore"
+    before = gitignore.read_bytes() if gitignore.exists() else None
+    done = cli("skillc-index", script=True)("list", "--apply", "overrides")
+    assert done.returncode == 0, done.stderr
+    assert local_settings(project).is_file()
+    assert (gitignore.read_bytes() if gitignore.exists() else None) == before
+    assert "Added to .gitignore" not in done.stderr

@@ -291,6 +291,7 @@ def ignore_folders(
     *,
     generated: Sequence[str] = (),
     deployed: Sequence[str] = (),
+    files: Sequence[str] = (),
 ) -> Appended:
     """Add to ``<root>/.gitignore`` a line ``/<folder>/`` for each folder (relative to
     ``root``, ``/``-separated) not there already (``.skillc/logs``, ``/.skillc/logs`` and
@@ -303,6 +304,8 @@ def ignore_folders(
     installed is the user's). An agent folder that fails this gets instead a line
     ``/<folder>/<name>`` for each of its entries in ``deployed`` (what a build deployed
     there: a symlink, which a line ending in ``/`` would not match) that git does not track.
+    ``files`` (a file skillc made: ``.claude/settings.local.json``) get a line ``/<file>``
+    in a git work tree only, where git does not track it.
     A line for what git's rules ignore already (``git check-ignore``: a ``.skillc/`` line
     ignores ``.skillc/runtime/``) is not added. Without git, or outside a work tree, agent
     folders are left out. A line already there (the folder's, which may be the user's) is
@@ -316,9 +319,9 @@ def ignore_folders(
     said: list[str] = []
     with _locked(path) as held:
         if held is not None:
-            lines = _to_add(root, held.text, folders, layout, generated, deployed, said)
+            lines = _to_add(root, held.text, folders, layout, generated, deployed, said, files)
             return _append(held, lines)._replace(unanswered=tuple(said))
-        lines = _to_add(root, "", folders, layout, generated, deployed, said)  # no file yet
+        lines = _to_add(root, "", folders, layout, generated, deployed, said, files)  # none yet
     if not lines:
         return Appended(unanswered=tuple(said))
     with _locked(path, create=True) as made:  # made for the lines (unless made meanwhile)
@@ -334,21 +337,23 @@ def _to_add(
     generated: Sequence[str],
     deployed: Sequence[str],
     said: list[str] | None = None,
+    files: Sequence[str] = (),
 ) -> list[str]:
     """The lines :func:`ignore_folders` adds to a ``.gitignore`` holding ``text``. Where git
     cannot answer (:class:`~skillc_index._git.GitUnanswered`), those it adds outside a work
     tree (skillc's own folders), the warning appended to ``said``."""
-    missing = _missing(text, (*generated, *folders))
+    missing = _missing(text, (*generated, *folders, *files))
     # outside a work tree what is the user's cannot be told: agent folders are left out
     skillcs_only = [f"/{_ignore_key(folder)}/" for folder in missing if folder in generated]
     if not maybe_in_work_tree(root):  # none of them looked at
         return skillcs_only
     whole = [f for f in missing if f in generated or _only_deployments(root / f, layout)]
     entries = [entry for entry in _missing(text, deployed) if _folder_of(entry) in missing]
-    if not (whole or entries):
+    new_files = [f for f in missing if f in files]
+    if not (whole or entries or new_files):
         return []
     try:
-        tracked = git_tracked(root, [*whole, *entries])
+        tracked = git_tracked(root, [*whole, *entries, *new_files])
     except GitUnanswered as exc:  # as outside a work tree: none of the user's folders
         if said is not None:
             what = f"what it tracks in {root}"
@@ -360,6 +365,8 @@ def _to_add(
     for folder in missing:
         if folder in whole and folder not in tracked:
             lines.append(f"/{_ignore_key(folder)}/")
+        elif folder in new_files:
+            lines.extend([f"/{_ignore_key(folder)}"] if folder not in tracked else [])
         elif folder not in generated:  # the user's skills are there too: only skillc's
             mine = (entry for entry in entries if _folder_of(entry) == folder)
             lines.extend(f"/{_ignore_key(entry)}" for entry in mine if entry not in tracked)

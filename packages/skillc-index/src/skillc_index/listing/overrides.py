@@ -465,6 +465,31 @@ def _write(
     return True
 
 
+def _ignore_made(path: Path, layout: Layout) -> tuple[Notice, ...]:
+    """Git-ignore the project's settings file ``path`` skillc just made, as Claude Code does
+    when it makes one (personal settings): a line ``/.claude/settings.local.json`` in the
+    project's ``.gitignore``, in a git work tree only, unless a line or git's rules cover it
+    (:func:`~skillc_index.build.scaffold.ignore_folders`); said as an ``info:`` notice. What
+    cannot be added (a ``.gitignore`` that cannot be written) is a warning: the settings stay
+    written."""
+    from skillc_index.build.scaffold import ignore_folders
+    from skillc_index.diagnostics import SkillcError
+
+    root = layout.project_root
+    if root is None:
+        return ()
+    rel = Path(os.path.relpath(path, root)).as_posix()
+    try:
+        added = ignore_folders(root, (), layout, files=(rel,))
+    except SkillcError as exc:
+        reason = str(exc).partition("]: ")[2] or str(exc)  # without its ``error[EXXX]:``
+        return (Notice(f"{rel} was not added to .gitignore: {reason}"),)
+    said = tuple(Notice(text) for text in added.unanswered)
+    if not added.lines:
+        return said
+    return (*said, Notice(f"Added to .gitignore: {', '.join(added.lines)}", "info"))
+
+
 def apply_overrides(
     folders: Iterable[FolderBudget],
     layout: Layout,
@@ -530,8 +555,11 @@ def apply_overrides(
         check_writable(layout.global_dir, layout, "skillc's folder")  # E999 before any write
     for index, path, data in writes:
         plan = plans[index]
+        made = plan.scope == "project" and not os.path.lexists(path)
         plans[index] = plan._replace(written=_write(path, data, plan.names, plan.removed))
         chosen.setdefault(path, set()).update(plan.names)
+        if made and plans[index].written:
+            notices += _ignore_made(path, layout)
     if record:
         _record(layout, chosen, settings_files(layout))
     return tuple(plans), notices
