@@ -449,8 +449,7 @@ def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
     assert report.to_dict()["interrupted"] and report.to_dict()["added"] == 10
     assert sorted(log.added for log in report.logs) == [5, 5]
     assert [notice.text for notice in report.warnings] == [
-        f"interrupted: 10 entries stored in {report.store}; the next 'skc sync --to' sends "
-        "the rest"
+        f"interrupted: 10 entries stored in {report.store}; the next 'skc sync --to' sends the rest"
     ]
     monkeypatch.setattr(_team.TeamStore, "_copy", copy)
     again = upload_logs(postgres_url, layout, user="alice", machine="m1")
