@@ -725,3 +725,39 @@ def test_a_target_other_than_claude_gets_the_folder_s_name() -> None:
     assert project(source, CODEX, "codex", folder="Bad_Name").frontmatter["name"] == (
         "qdrant-debugging"
     )
+
+
+def test_a_global_build_deploys_where_claude_code_and_opencode_read_then(
+    cli: Callable[..., Any], home: Path, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """With ``$CLAUDE_CONFIG_DIR`` set Claude Code reads its user skills in its ``skills``
+    folder, and OpenCode its global ones in ``$XDG_CONFIG_HOME/opencode/skills``: a global
+    build wrote ``~/.claude/skills`` and ``~/.config/opencode/skills``, which neither read,
+    and ``list --agent claude`` said Claude saw the skill. A deployment made before the
+    variable was set stays where it is and is still listed, not as Claude's."""
+    source = write_skill(tmp_path / "src" / "gskill", "gskill", "A global skill for deploys.")
+    run = cli("skillc-index", script=True)
+    done = run("build", str(source), "--global", "-t", "claude", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    old = home / ".claude/skills/gskill"
+    assert (old / "SKILL.md").is_file()
+    moved = {
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "ccfg"),
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+    }
+    done = run("build", "gskill", "--global", "-t", "claude,opencode", env_extra=moved)
+    assert done.returncode == 0, done.stderr
+    assert "reads gskill" not in done.stderr  # OpenCode reads no $CLAUDE_CONFIG_DIR
+    assert (tmp_path / "ccfg/skills/gskill/SKILL.md").is_file()
+    assert (tmp_path / "xdg/opencode/skills/gskill/SKILL.md").is_file()
+    assert not (home / ".config/opencode/skills/gskill").exists()
+    assert (old / "SKILL.md").is_file()  # not skillc's to move: a build removes no target's
+    listed = run("list", "--scope", "global", "--format", "json", env_extra=moved)
+    assert listed.returncode == 0, listed.stderr
+    (skill,) = json.loads(listed.stdout)["skills"]
+    where = {loc["path"]: loc["agent"] for loc in skill["locations"] if loc["kind"] == "agent"}
+    assert where == {
+        str(tmp_path / "ccfg/skills/gskill"): "claude",
+        str(tmp_path / "xdg/opencode/skills/gskill"): "opencode",
+        str(old): "copilot",  # Copilot reads ~/.claude/skills whatever the variable says
+    }

@@ -985,7 +985,8 @@ def test_claude_codes_user_skills_follow_claude_config_dir(
     """With ``$CLAUDE_CONFIG_DIR`` set, Claude Code reads its user skills from its
     ``skills`` folder, not ``~/.claude/skills``: the inventory read only the latter, and
     ``claude_home`` read the process's environment, not the ``env`` the layout was
-    discovered with. That folder is read as the ``claude`` agent's, never a target's."""
+    discovered with. That folder is the ``claude`` target's global folder (builds deploy
+    there); ``~/.claude/skills`` is still read, as the folder Copilot reads, not Claude's."""
     from skillc_index import resolve_skill
 
     config_dir = tmp_path / "claude-work"
@@ -996,7 +997,9 @@ def test_claude_codes_user_skills_follow_claude_config_dir(
         "claude",
         "global",
     )
-    assert config_dir / "skills" not in {root.path for root in agent_folders(layout)}
+    assert config_dir / "skills" in {root.path for root in agent_folders(layout)}
+    assert layout.target_root("claude", "global") == config_dir / "skills"
+    assert read[home / ".claude/skills"].agent == "copilot"  # Claude Code reads it no more
     assert resolve_skill("mine", layout).source == config_dir / "skills/mine"
     unset = Layout.discover(project, env)  # ~/.claude/skills, listed once
     paths = [root.path for root in installed_folders(unset)]

@@ -282,7 +282,7 @@ class Layout(Record):
         if spec is None:
             raise UnknownTarget(target, tuple(sorted(agent_targets(configured))))
         project = self.base(scope) if scope == "project" else self.home
-        folder = spec.folder(scope, project, self.home)
+        folder = spec.folder(scope, project, self.home, self)
         # a home-only target ("~/x") of a project skill deploys into the home folder
         return self.home / spec.home if folder is None else folder
 

@@ -27,7 +27,7 @@ from skillc_index.dialect import (
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
-    from skillc_index.layout import Scope
+    from skillc_index.layout import Layout, Scope
 
 __all__ = [
     "KNOWN_TARGETS",
@@ -53,6 +53,10 @@ class AgentTarget(Record):
     home: str
     dialect: Dialect | None = None
     reads: tuple[str, ...] = ()
+    own_home: str | None = None
+    """A built-in agent whose home folder an environment variable moves (``claude``:
+    ``$CLAUDE_CONFIG_DIR``, ``opencode``: ``$XDG_CONFIG_HOME``): its global folder is
+    :func:`~skillc_index.inventory.folders.agent_home_folder`'s, where the agent reads."""
 
     @classmethod
     def parse(cls, spec: str) -> AgentTarget:
@@ -64,10 +68,19 @@ class AgentTarget(Record):
             return cls(None, home)
         return cls(spec, spec)
 
-    def folder(self, scope: Scope, project: Path, home: Path) -> Path | None:
+    def folder(
+        self, scope: Scope, project: Path, home: Path, layout: Layout | None = None
+    ) -> Path | None:
         """The agent folder of ``scope`` (``project``: under ``project``; ``global``: under
-        ``home``), or None when the agent has none there."""
+        ``home``), or None when the agent has none there. With ``layout``, a global folder
+        an environment variable moves (``own_home``) is where the agent reads it then
+        (``$CLAUDE_CONFIG_DIR/skills``); without, the documented default (what another
+        agent reading this one's folder reads: Copilot knows no ``$CLAUDE_CONFIG_DIR``)."""
         if scope == "global":
+            if layout is not None and self.own_home is not None:
+                from skillc_index.inventory.folders import agent_home_folder
+
+                return agent_home_folder(self.own_home, layout)
             return home / self.home
         return None if self.project is None else project / self.project
 
@@ -79,14 +92,18 @@ class AgentTarget(Record):
 #: Codex documents no folder of its own any more.
 KNOWN_TARGETS: dict[str, AgentTarget] = {
     "agents": AgentTarget(".agents/skills", ".agents/skills", AGENT_SKILLS),
-    "claude": AgentTarget(".claude/skills", ".claude/skills", CLAUDE_CODE),
+    "claude": AgentTarget(".claude/skills", ".claude/skills", CLAUDE_CODE, own_home="claude"),
     "codex": AgentTarget(".agents/skills", ".agents/skills", CODEX),
     "copilot": AgentTarget(".github/skills", ".copilot/skills", COPILOT, ("claude", "agents")),
     "cursor": AgentTarget(".cursor/skills", ".cursor/skills", CURSOR, ("agents", "claude")),
     "gemini": AgentTarget(".gemini/skills", ".gemini/skills", GEMINI, ("agents",)),
     "kiro": AgentTarget(".kiro/skills", ".kiro/skills", KIRO),
     "opencode": AgentTarget(
-        ".opencode/skills", ".config/opencode/skills", OPENCODE, ("claude", "agents")
+        ".opencode/skills",
+        ".config/opencode/skills",
+        OPENCODE,
+        ("claude", "agents"),
+        own_home="opencode",
     ),
     "trae": AgentTarget(".trae/skills", ".trae/skills", TRAE),
 }

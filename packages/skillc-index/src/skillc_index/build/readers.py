@@ -231,7 +231,12 @@ def read_twice(
         also: dict[str, DeployPlan] = {}
         for read in KNOWN_TARGETS[agent].reads:
             try:
-                real = os.path.realpath(layout.target_root(read, scope))
+                # the folder as documented: another agent knows no $CLAUDE_CONFIG_DIR
+                base = layout.base(scope) if scope == "project" else layout.home
+                folder = KNOWN_TARGETS[read].folder(scope, base, layout.home)
+                if folder is None:
+                    continue
+                real = os.path.realpath(folder)
             except (ValueError, SkillcError):  # pragma: no cover - built-in targets resolve
                 continue
             if real != own and real in folders:

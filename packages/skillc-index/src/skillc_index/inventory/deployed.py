@@ -119,6 +119,11 @@ def _in_home_agent_folder(real: str, layout: Layout) -> bool:
 
     parent = os.path.dirname(real)  # noqa: PTH120
     folders = {str(layout.home / target.home) for target in KNOWN_TARGETS.values()}
+    folders |= {  # and where a variable moved an agent's (``$CLAUDE_CONFIG_DIR/skills``)
+        str(target.folder("global", layout.home, layout.home, layout))
+        for target in KNOWN_TARGETS.values()
+        if target.own_home is not None
+    }
     return parent in folders or parent in {os.path.realpath(folder) for folder in folders}
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "Root",
     "RootKind",
     "agent_folders",
+    "agent_home_folder",
     "agent_variable",
     "check_write_place",
     "claude_home",
@@ -65,6 +66,8 @@ __all__ = [
     "holds_home",
     "in_project",
     "installed_folders",
+    "moved_home_folders",
+    "opencode_home",
     "parent_folders",
     "routing_roots",
     "search_roots",
@@ -268,7 +271,7 @@ def agent_folders(
     scopes: tuple[Scope, ...] = ("global",) if base is None else ("project", "global")
     for scope in scopes:
         for agent, target in table.items():
-            path = target.folder(scope, base or layout.home, layout.home)
+            path = target.folder(scope, base or layout.home, layout.home, layout)
             if path is not None and path not in seen:
                 seen.add(path)
                 kind: RootKind = "agent" if agent in KNOWN_TARGETS else "config"
@@ -281,7 +284,11 @@ def agent_folders(
 
                 around += nested_roots(layout, base)  # walked once for a command
         elif scope == "global" and nested:
-            around = (*claude_home_folders(layout), *codex_home_folders(layout))
+            around = (
+                *claude_home_folders(layout),
+                *moved_home_folders(layout),
+                *codex_home_folders(layout),
+            )
         for root in around:
             if root.path not in seen:
                 seen.add(root.path)
@@ -305,8 +312,10 @@ def folders_of_agent(
         raise UnknownTarget(agent, tuple(sorted(table)))
     base = project_base(layout)
     found: set[Path | None] = set()
+    found.add(target.folder("global", layout.home, layout.home, layout))
     for read in (target, *(table[name] for name in target.reads)):
-        found.add(read.folder("global", layout.home, layout.home))
+        if read is not target:  # another's folder as documented: no variable of it is read
+            found.add(read.folder("global", layout.home, layout.home))
         if base is not None:
             found.add(read.folder("project", base, layout.home))
     return frozenset(path for path in found if path is not None)
@@ -387,8 +396,11 @@ def _walked_up(layout: Layout) -> list[Path]:
 CODEX_HOME_VARIABLE = "CODEX_HOME"
 #: The environment variable naming Claude Code's folder (its settings, plugins, transcripts).
 CLAUDE_HOME_VARIABLE = "CLAUDE_CONFIG_DIR"
+#: The environment variable naming OpenCode's config base (``xdg-basedir``'s ``xdgConfig``:
+#: OpenCode's global folder is ``$XDG_CONFIG_HOME/opencode``, else ``~/.config/opencode``).
+OPENCODE_HOME_VARIABLE = "XDG_CONFIG_HOME"
 #: The variables naming an agent's own folder, which ``Layout.discover(cwd, env)`` keeps.
-AGENT_VARIABLES = (CLAUDE_HOME_VARIABLE, CODEX_HOME_VARIABLE)
+AGENT_VARIABLES = (CLAUDE_HOME_VARIABLE, CODEX_HOME_VARIABLE, OPENCODE_HOME_VARIABLE)
 
 
 def agent_variable(layout: Layout, name: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -449,10 +461,48 @@ def claude_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
 def claude_home_folders(layout: Layout) -> tuple[Root, ...]:
     """Claude Code's user skills folder, ``skills`` of :func:`claude_home`, as a root of the
     ``claude`` agent, scope ``global``: ``$CLAUDE_CONFIG_DIR/skills`` when the variable is
-    set (Claude Code then reads its user skills there, not in ``~/.claude/skills``), which
-    is read, never deployed to (builds write the ``claude`` target's ``~/.claude/skills``);
-    unset, it is that folder, listed once."""
+    set (Claude Code then reads its user skills there, not in ``~/.claude/skills``), the
+    ``claude`` target's global folder (:func:`agent_home_folder`: builds deploy there)."""
     return (Root(claude_home(layout) / "skills", "agent", "global", NESTED_AGENT),)
+
+
+def opencode_home(layout: Layout, env: Mapping[str, str] | None = None) -> Path:
+    """OpenCode's global folder: ``opencode`` in ``$XDG_CONFIG_HOME`` (:func:`agent_variable`)
+    when set and not empty (anomalyco/opencode ``src/global``, through ``xdg-basedir``; a
+    relative one from the working directory), else ``.config/opencode`` in the home folder
+    (``$SKILLC_HOME`` when set, as for every agent folder)."""
+    value = agent_variable(layout, OPENCODE_HOME_VARIABLE, env)
+    return (layout.cwd / value if value else layout.home / ".config") / "opencode"
+
+
+def agent_home_folder(agent: str, layout: Layout) -> Path:
+    """The global skills folder of ``agent``, a built-in target whose home an environment
+    variable moves (``AgentTarget.own_home``): ``claude``'s is ``skills`` of
+    :func:`claude_home`, ``opencode``'s ``skills`` of :func:`opencode_home`. Builds and
+    routes deploy there and the inventory reads it, so both name the folder the agent reads."""
+    if agent == "opencode":
+        return opencode_home(layout) / "skills"
+    return claude_home(layout) / "skills"
+
+
+def moved_home_folders(layout: Layout) -> tuple[Root, ...]:
+    """The documented global folders (``~/.claude/skills``, ``~/.config/opencode/skills``)
+    of the agents whose folder an environment variable moved elsewhere, still read so a
+    skill deployed there before (or put there by hand) is listed: as a root of the first
+    agent that reads it as another's folder (Copilot, Cursor and OpenCode read
+    ``~/.claude/skills`` whatever ``$CLAUDE_CONFIG_DIR`` says), never of the moved agent,
+    which does not read it; of no agent when none does. None when nothing moved."""
+    roots: list[Root] = []
+    for agent, target in KNOWN_TARGETS.items():
+        if target.own_home is None:
+            continue
+        default = target.folder("global", layout.home, layout.home)
+        if default is not None and default != target.folder(
+            "global", layout.home, layout.home, layout
+        ):
+            reader = next((name for name, t in KNOWN_TARGETS.items() if agent in t.reads), None)
+            roots.append(Root(default, "agent", "global", reader))
+    return tuple(roots)
 
 
 # -- the inventory's folders, in resolution order -------------------------------------------

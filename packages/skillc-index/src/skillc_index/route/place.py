@@ -108,7 +108,7 @@ def route_place(layout: Layout, config: Config, agent: str, global_: bool) -> Ro
     if agent not in known or not AGENT_NAME.match(agent):
         raise UnknownTarget(agent, tuple(sorted(name for name in known if AGENT_NAME.match(name))))
     base = layout.base(scope)
-    folder = known[agent].folder(scope, base, layout.home)
+    folder = known[agent].folder(scope, base, layout.home, layout)
     if folder is None:  # a home-only ("~/...") target asked for in the project
         has_one = (name for name, target in known.items() if target.project is not None)
         raise UnknownTarget(agent, tuple(sorted(has_one)))
