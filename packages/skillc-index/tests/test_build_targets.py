@@ -761,3 +761,35 @@ def test_a_global_build_deploys_where_claude_code_and_opencode_read_then(
         str(tmp_path / "xdg/opencode/skills/gskill"): "opencode",
         str(old): "copilot",  # Copilot reads ~/.claude/skills whatever the variable says
     }
+
+
+def test_a_claude_deployment_of_a_skill_claude_code_fills_in_is_warned(
+    cli: Callable[..., Any], project: Path, write_skill: Callable[..., Path]
+) -> None:
+    """Claude Code runs ``!`gh pr diff``` and fills in ``$ARGUMENTS`` in the SKILL.md it
+    loads, which is the stub once deployed: the build said nothing. It warns once, for a
+    target Claude Code loads, naming the first line; nothing is run, the stub unchanged."""
+    body = (
+        "## Context\n- PR diff: !`gh pr diff`\n- Files: !`touch ran`\n\n"
+        "## Task\nSummarize issue $ARGUMENTS.\n"
+    )
+    write_skill(project / "src/pr-summary", "pr-summary", "Summarize a PR.", body)
+    run = cli("skillc-index", script=True)
+    done = run("build", "src/pr-summary", "-t", "codex")
+    assert done.returncode == 0, done.stderr
+    assert "fills in" not in done.stderr  # Codex fills in nothing
+    done = run("build", "pr-summary", "-t", "claude")
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "fills in" in line]
+    assert warned == [
+        "warning: Claude Code fills in the dynamic-context commands and argument placeholders "
+        "of pr-summary's SKILL.md when it loads it (line 9: !`gh pr diff`), but the stub it "
+        "loads holds none of them: they reach the model unfilled through skc show (nothing "
+        "is run). To keep them, deploy this skill to Claude Code as its source (a plain copy "
+        "in its skills folder)"
+    ]
+    assert not (project / "ran").exists() and not (project / "src/pr-summary/ran").exists()
+    stub = (project / ".claude/skills/pr-summary/SKILL.md").read_text(encoding="utf-8")
+    assert "!`" not in stub and "$ARGUMENTS" not in stub
+    again = run("build", "pr-summary", "-t", "claude")  # said once: nothing changed
+    assert again.returncode == 0 and "fills in" not in again.stderr, again.stderr
