@@ -793,3 +793,51 @@ def test_a_claude_deployment_of_a_skill_claude_code_fills_in_is_warned(
     assert "!`" not in stub and "$ARGUMENTS" not in stub
     again = run("build", "pr-summary", "-t", "claude")  # said once: nothing changed
     assert again.returncode == 0 and "fills in" not in again.stderr, again.stderr
+
+
+@pytest.mark.parametrize(
+    ("allowed", "warned"),
+    [
+        ("Bash(gh *)", True),
+        ("Read Grep", True),
+        ("[Read, 'Bash(skc show *)']", True),  # only show: outline and search still ask
+        ("Bash(gh *) Bash(skc *)", False),
+        ("['Bash(skc:*)']", False),
+        ("Bash", False),
+        ('""', False),  # nothing restricted
+        (None, False),
+    ],
+)
+def test_allowed_tools_not_covering_the_stubs_skc_commands_are_warned(
+    cli: Callable[..., Any],
+    project: Path,
+    write_skill: Callable[..., Path],
+    allowed: str | None,
+    warned: bool,
+) -> None:
+    """Claude Code asks before each ``skc`` call of the stub when the skill's
+    ``allowed-tools`` pre-approve other commands only: a build for Claude Code says how to
+    add ``Bash(skc *)``, once, and leaves the user's frontmatter as it is."""
+    extra = "" if allowed is None else f"allowed-tools: {allowed}\n"
+    folder = project / "src/tools"
+    write_skill(
+        folder, "tools", "Uses tools.", "## Steps\nRun it.\n",
+        frontmatter=f"name: tools\ndescription: Uses tools.\n{extra}",
+    )  # fmt: skip
+    before = (folder / "SKILL.md").read_bytes()
+    run = cli("skillc-index", script=True)
+    done = run("build", "src/tools", "-t", "claude")
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "pre-approve" in line]
+    assert said == (
+        [
+            "warning: tools's allowed-tools do not pre-approve the stub's skc commands: "
+            "Claude Code asks before each one; add 'Bash(skc *)' to allowed-tools in its "
+            "SKILL.md to let them run as the skill's own"
+        ]
+        if warned
+        else []
+    )
+    assert (folder / "SKILL.md").read_bytes() == before
+    again = run("build", "tools", "-t", "claude")
+    assert again.returncode == 0 and "pre-approve" not in again.stderr, again.stderr

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from skillc_index.build.deploy import DeployPlan
     from skillc_index.build.project import Projection
 
-__all__ = ["claude_fills_notice", "keeping_most", "one_per_folder", "read_twice"]
+__all__ = ["claude_notices", "keeping_most", "one_per_folder", "read_twice"]
 
 Group = list[tuple[str, Path]]
 """Named targets deploying into one real folder, each with its agent folder as resolved."""
@@ -255,21 +255,22 @@ def read_twice(
     return notices
 
 
-def claude_fills_notice(
+def claude_notices(
     named: Sequence[DeployPlan],
     skill: str,
     source: Path,
     actions: Mapping[str, str],
     *,
     rebuilt: bool,
-) -> Notice | None:
-    """A warning when a deployment Claude Code loads (a ``claude``-dialect target of the
-    ``named`` plans, or one sharing its folder) was made or changed (``actions``: by real
-    folder) or its stub ``rebuilt`` (the source changed), and ``skill``'s SKILL.md holds
-    what Claude Code fills in when it loads the skill (``!`cmd```, ``$ARGUMENTS``:
-    :func:`~skillc_index.markdown.preprocessing.claude_fills`): it fills them in the stub,
-    which holds none of them, so they are lost. Said once, naming the first line; nothing
-    is run."""
+) -> list[Notice]:
+    """The warnings of a deployment Claude Code loads (a ``claude``-dialect target of the
+    ``named`` plans, or one sharing its folder), when it was made or changed (``actions``:
+    by real folder) or its stub ``rebuilt`` (the source changed), so each is said once:
+    ``skill``'s SKILL.md holds what Claude Code fills in when it loads the skill
+    (``!`cmd```, ``$ARGUMENTS``: :func:`~skillc_index.markdown.preprocessing.claude_fills`),
+    which the stub does not hold (nothing is run); its ``allowed-tools`` do not pre-approve
+    the stub's ``skc`` commands (:func:`~.preprocessing.claude_allows_skc`): Claude Code
+    asks before each. The frontmatter is the user's, never changed."""
     from skillc_index.dialect import CLAUDE_CODE
 
     claude = [
@@ -282,35 +283,46 @@ def claude_fills_notice(
         and (rebuilt or actions.get(os.path.realpath(plan.path.parent)) != "unchanged")
     ]
     if not claude:
-        return None
+        return []
     from skillc_index.files import open_in_root
     from skillc_index.markdown.frontmatter import parse_frontmatter
-    from skillc_index.markdown.preprocessing import claude_fills
+    from skillc_index.markdown.preprocessing import SKC_GRANT, claude_allows_skc, claude_fills
     from skillc_index.markdown.reading import read_parsed
+    from skillc_index.text import split_lines
 
     try:
         with open_in_root(source, SKILL_FILE) as handle:
             text, _ = read_parsed(handle, count=False)
         front = parse_frontmatter(text)
     except (OSError, ValueError, SkillcError):
-        return None
-    from skillc_index.text import split_lines
-
-    body = split_lines(text)[front.body_start - 1 :]
-    fills = claude_fills(body, front.data_12 if front.data else {}, front.body_start)
-    if not fills:
-        return None
-    commands = sum(fill.command for fill in fills)
-    what = (
-        "dynamic-context commands and argument placeholders"
-        if commands and commands < len(fills)
-        else "dynamic-context commands"
-        if commands
-        else "argument placeholders"
-    )
-    return Notice(
-        f"Claude Code fills in the {what} of {skill}'s {SKILL_FILE} when it loads it (line "
-        f"{fills[0].line}: {fills[0].form}), but the stub it loads holds none of them: "
-        "they reach the model unfilled through skc show (nothing is run). To keep them, "
-        "deploy this skill to Claude Code as its source (a plain copy in its skills folder)"
-    )
+        return []
+    data = front.data_12 if front.data else {}
+    notices: list[Notice] = []
+    fills = claude_fills(split_lines(text)[front.body_start - 1 :], data, front.body_start)
+    if fills:
+        commands = sum(fill.command for fill in fills)
+        what = (
+            "dynamic-context commands and argument placeholders"
+            if commands and commands < len(fills)
+            else "dynamic-context commands"
+            if commands
+            else "argument placeholders"
+        )
+        notices.append(
+            Notice(
+                f"Claude Code fills in the {what} of {skill}'s {SKILL_FILE} when it loads it "
+                f"(line {fills[0].line}: {fills[0].form}), but the stub it loads holds none of "
+                "them: they reach the model unfilled through skc show (nothing is run). To "
+                "keep them, deploy this skill to Claude Code as its source (a plain copy in "
+                "its skills folder)"
+            )
+        )
+    if not claude_allows_skc(data.get("allowed-tools")):
+        notices.append(
+            Notice(
+                f"{skill}'s allowed-tools do not pre-approve the stub's skc commands: Claude "
+                f"Code asks before each one; add '{SKC_GRANT}' to allowed-tools in its "
+                f"{SKILL_FILE} to let them run as the skill's own"
+            )
+        )
+    return notices

@@ -37,7 +37,7 @@ from skillc_index.build.deploy import (
 from skillc_index.build.manifest import MANIFEST_FILE, read_manifest, refuse_older_runtime
 from skillc_index.build.origin import from_origin
 from skillc_index.build.projections import projected_files, target_projections
-from skillc_index.build.readers import claude_fills_notice, one_per_folder, read_twice
+from skillc_index.build.readers import claude_notices, one_per_folder, read_twice
 from skillc_index.build.store import (
     ImportAction,
     ImportPlan,
@@ -473,15 +473,13 @@ def _build_skill(
             said = (edited_copy(layout, path, held, built) for path, held in edited.items())
             notices += [notice for notice in said if notice is not None]
         notices += read_twice(plans[:named], plans, layout, target_skill.scope, created)
-        fills = claude_fills_notice(
+        notices += claude_notices(
             plans[:named],
             target_skill.name,
             target_skill.source,
             actions,
             rebuilt=not compiled.up_to_date,
         )
-        if fills is not None:
-            notices.append(fills)
         from skillc_index.route.parked import refresh_moved, refresh_parked
 
         notices += refresh_parked(  # the copies behind a router (no agent loads them now)

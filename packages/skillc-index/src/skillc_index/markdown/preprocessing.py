@@ -6,7 +6,9 @@ fenced block opened with ```` ```! ````) and the argument and session placeholde
 declares, ``${CLAUDE_SESSION_ID}``, ``${CLAUDE_EFFORT}``). Claude Code fills them in the
 SKILL.md it loads, which a build deploys as the stub: :func:`claude_fills` finds them, for
 the build's warning and skillc-lint's SKL610. Nothing is run. ``${CLAUDE_SKILL_DIR}`` is left
-out: the stub's ``skc exec`` runs a skill's files from its folder. Standard library only."""
+out: the stub's ``skc exec`` runs a skill's files from its folder. And whether the skill's
+``allowed-tools`` pre-approve the stub's ``skc`` commands (:func:`claude_allows_skc`: else
+Claude Code asks before each). Standard library only."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 
 from skillc_index.record import Record
 
-__all__ = ["MAX_FILLED", "Filled", "claude_fills"]
+__all__ = ["MAX_FILLED", "SKC_GRANT", "Filled", "claude_allows_skc", "claude_fills"]
 
 #: The lines :func:`claude_fills` returns at most (a warning names the first).
 MAX_FILLED = 50
@@ -99,3 +101,33 @@ def claude_fills(
             if len(found) == MAX_FILLED:
                 break
     return found
+
+
+#: The ``allowed-tools`` entry that pre-approves every ``skc`` command in Claude Code.
+SKC_GRANT = "Bash(skc *)"
+#: A tool of ``allowed-tools``: a name with its specifier (``Bash(git add:*)``).
+_TOOL = re.compile(r"[A-Za-z_][\w.-]*(?:\([^)]*\))?")
+#: What ``Bash(...)`` holds when it allows every ``skc`` command (Claude Code's prefix
+#: forms, the older ``:*`` one included), or any command.
+_ANY_SKC = re.compile(r"\s*(?:\*|skc\s*(?::\s*)?\*)\s*")
+
+
+def claude_allows_skc(allowed_tools: object) -> bool:
+    """Whether a skill's ``allowed-tools`` (a string, or a list of strings; absent or empty:
+    nothing is restricted, so True) pre-approve every ``skc`` command in Claude Code:
+    ``Bash``, ``Bash(*)``, ``Bash(skc *)`` or ``Bash(skc:*)``. A skill that pre-approves
+    only other commands (``Bash(gh *)``) makes Claude Code ask before each ``skc`` call
+    of the stub."""
+    if isinstance(allowed_tools, str):
+        tools = _TOOL.findall(allowed_tools)
+    elif isinstance(allowed_tools, list):
+        tools = [t for item in allowed_tools if isinstance(item, str) for t in _TOOL.findall(item)]
+    else:
+        return True
+    if not tools:
+        return True
+    for tool in tools:
+        name, _, rest = tool.partition("(")
+        if name == "Bash" and (not rest or _ANY_SKC.fullmatch(rest.removesuffix(")"))):
+            return True
+    return False
