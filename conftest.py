@@ -377,6 +377,18 @@ def _lint_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_agent_homes() -> Iterator[None]:
+    """No ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME`` or ``XDG_CONFIG_HOME`` in this process: they
+    move an agent's folder (a global build for ``claude`` or ``opencode`` deploys there),
+    which must be the private home's, never the user's; a command's ``clean_env`` has none
+    either. The tests of those variables set their own."""
+    names = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME")
+    saved = {name: os.environ.pop(name) for name in names if name in os.environ}
+    yield
+    os.environ.update(saved)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _no_github_workspace() -> Iterator[None]:
     """No ``GITHUB_WORKSPACE`` in this process (GitHub annotations and SARIF logs name files
     from it: the tests' own in GitHub Actions as elsewhere); a command's ``clean_env`` has
@@ -510,9 +522,10 @@ def clean_env(home: Path) -> dict[str, str]:
     """The environment of a command: this one without ``SKILLC_*``/``SKC_*``, the terminal
     size (help text wraps the same everywhere), the colour switches (``NO_COLOR``,
     ``FORCE_COLOR``: lint output is compared as plain text), ``GITHUB_WORKSPACE`` (GitHub
-    annotations and SARIF name files from it: the same in CI as here), ``CODEX_HOME`` and
-    ``CLAUDE_CONFIG_DIR`` (Codex's skills, Claude Code's plugins and settings are read from
-    the private home's ``.codex`` and ``.claude``), with the private
+    annotations and SARIF name files from it: the same in CI as here), ``CODEX_HOME``,
+    ``CLAUDE_CONFIG_DIR`` and ``XDG_CONFIG_HOME`` (Codex's skills, Claude Code's plugins and
+    settings are read from the private home's ``.codex`` and ``.claude``, and global builds
+    for Claude Code and OpenCode deploy there), with the private
     ``SKILLC_HOME`` and a cache folder in it (``SKILLC_CACHE_DIR``)."""
     env = {
         key: value
@@ -526,6 +539,7 @@ def clean_env(home: Path) -> dict[str, str]:
             "FORCE_COLOR",
             "CODEX_HOME",
             "CLAUDE_CONFIG_DIR",
+            "XDG_CONFIG_HOME",
             "GITHUB_WORKSPACE",
         )
     }
