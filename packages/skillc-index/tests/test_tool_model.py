@@ -1340,6 +1340,18 @@ def test_long_commands_and_many_tools_are_read_in_one_pass() -> None:
     assert [i.message for i in found] == ["parameter 'p7' is declared twice"]
 
 
+def test_a_tmux_word_of_many_semicolons_ends_one_command_without_recursion() -> None:
+    """`a;;;...`: tmux's command ends there; its `;`s were taken off one per re-reading of
+    the first command (a RecursionError, error[E999], at a few thousand)."""
+    semicolons = ";" * 5000
+    template, _, _ = parse_command(f"tmux new 'a{semicolons}' send-keys {{{{v}}}}", 1)
+    assert [(c.placeholder.name, c.kind, c.where) for c in template.code_values()] == [
+        ("v", "code", "tmux send-keys")
+    ]
+    template, _, _ = parse_command(f"tmux new 'a\\;{semicolons}' send-keys {{{{v}}}}", 1)
+    assert [c.where for c in template.code_values()] == ["tmux send-keys"]
+
+
 def test_option_and_environment_values_are_tool_errors() -> None:
     rows = "| Name | Type | Required | Description |\n|---|---|---|---|\n"
     rows += "| s | string | no | s |\n| n | integer | no | n |\n| f | number | no | f |\n"

@@ -477,7 +477,9 @@ def _tmux_commands(
             if isinstance(last, Text) and last.text.endswith(";"):
                 if last.text.endswith("\\;"):
                     continue  # tmux's literal `;`
-                ended = (*words[position][:-1], Text(last.text[:-1]))  # `a;`: `a`, ended
+                text = last.text.rstrip(";")  # `a;;;`: `a`, ended (all at once: no re-reading)
+                text += ";" if text.endswith("\\") else ""  # `a\;;`: `a\;`, tmux's literal
+                ended = (*words[position][:-1], Text(text))
                 ended = ended if _head(ended) or len(ended) > 1 else ()
                 commands.append(words[start:position] + ((ended,) if ended else ()))
                 start = position + 1
