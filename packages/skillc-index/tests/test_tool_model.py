@@ -864,6 +864,12 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("git fetch --upload-pack={{v}}", [("v", "inline", "git fetch --upload-pack")]),
         ("git clone -u {{v}} u", [("v", "inline", "git clone -u")]),
         ("git clone --upload-pack {{v}} u", [("v", "inline", "git clone --upload-pack")]),
+        # a template folder: its hooks are copied, and a clone's post-checkout runs
+        ("git clone --template={{v}} u", [("v", "inline", "git clone --template")]),
+        ("git clone --template {{v}} u", [("v", "inline", "git clone --template")]),
+        ("git init --template {{v}}", [("v", "inline", "git init --template")]),
+        ("git -C x init --bare --template={{v}} d", [("v", "inline", "git init --template")]),
+        ("git init -b {{b}} --separate-git-dir {{s}} --object-format sha1 {{d}}", []),
         ("git difftool -x {{v}}", [("v", "inline", "git difftool -x")]),
         ("git difftool --extcmd={{v}}", [("v", "inline", "git difftool --extcmd")]),
         ("git push --receive-pack={{v}}", [("v", "inline", "git push --receive-pack")]),
@@ -964,6 +970,8 @@ def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
         # a file or folder whose contents run (config, hooks, commands): no text belongs there
         ("git --git-dir={{v}} status", "path"),
         ("git --exec-path {{v}}", "path"),
+        ("git clone --template {{v}} u", "path"),
+        ("git init --template={{v}}", "path"),
         ("tmux source-file {{v}}", "path"),
         ("tmux -vf {{v}} new", "path"),
         ("screen -c {{v}}", "path"),

@@ -380,14 +380,22 @@ _GIT_DATA = (
 
 #: git's options of a subcommand whose argument is code (``git rebase --exec CMD``, ``git
 #: clone -c KEY=VALUE`` as git's own -c, ``--upload-pack`` the program run on the remote's
-#: side of a local or ssh URL), with the options taking the next word: each the
-#: :data:`_INTERPRETERS` entry ``git NAME`` is (wrappers' ``_RUNNERS``).
-_GIT_SUBCOMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+#: side of a local or ssh URL), with the options taking the next word, and those of the code
+#: options naming a folder whose files run (``--template``: its hooks are copied, a clone's
+#: post-checkout runs; as ``git --git-dir``): each the :data:`_INTERPRETERS` entry ``git
+#: NAME`` is (wrappers' ``_RUNNERS``).
+_GIT_SUBCOMMANDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "clone": (
-        ("-c", "--config", "-u", "--upload-pack"),
+        ("-c", "--config", "-u", "--upload-pack", "--template"),
         ("-o", "--origin", "-b", "--branch", "--reference", "--reference-if-able", "--depth",
-         "-j", "--jobs", "--template", "--separate-git-dir", "--filter", "--shallow-since",
+         "-j", "--jobs", "--separate-git-dir", "--filter", "--shallow-since",
          "--shallow-exclude", "--server-option", "--bundle-uri", "--ref-format"),
+        ("--template",),
+    ),
+    "init": (
+        ("--template",),
+        ("--separate-git-dir", "-b", "--initial-branch", "--object-format", "--ref-format"),
+        ("--template",),
     ),
     **dict.fromkeys(
         ("fetch", "pull", "ls-remote", "archive"),
@@ -637,9 +645,10 @@ _INTERPRETERS: dict[str, _Interpreter] = {
             script_operand=False,
             permute=True,
             data="environment",
+            path_options=paths[0] if paths else (),
             data_settings=_GIT_DATA,
         )
-        for name, (code, takes) in _GIT_SUBCOMMANDS.items()
+        for name, (code, takes, *paths) in _GIT_SUBCOMMANDS.items()
     },
     "git submodule foreach": _Interpreter(
         takes_argument=(), script_operand=False, shell_operands=0
