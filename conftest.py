@@ -400,6 +400,22 @@ def _no_github_workspace() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_managed_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Claude Code's managed settings file (``/etc/claude-code/managed-settings.json`` on
+    Linux, which turns plugins on and off) is a missing file of the session in this process
+    (``SKILLC_CLAUDE_MANAGED_SETTINGS``): no test depends on the machine's; a command's
+    ``clean_env`` names a missing one too. The tests of managed settings set their own."""
+    saved = os.environ.get("SKILLC_CLAUDE_MANAGED_SETTINGS")
+    missing = tmp_path_factory.mktemp("managed") / "managed-settings.json"
+    os.environ["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(missing)
+    yield
+    if saved is None:
+        os.environ.pop("SKILLC_CLAUDE_MANAGED_SETTINGS", None)
+    else:
+        os.environ["SKILLC_CLAUDE_MANAGED_SETTINGS"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _no_find_server() -> Iterator[None]:
     """No find operation run in this process starts a find server (``SKILLC_FIND_SERVER=0``:
     one would outlive the test, building and filling its catalog for an idle hour); a
@@ -551,6 +567,8 @@ def clean_env(home: Path) -> dict[str, str]:
     # step set their own environment)
     env["SKILLC_FIND_SEMANTIC"] = "0"
     env["SKILLC_FIND_SERVER"] = "0"  # no find server outlives a test (test_watch.py's start)
+    # no managed settings file: not the machine's /etc/claude-code/managed-settings.json
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
     return env
 
 

@@ -203,6 +203,26 @@ def test_plugin_skills_resolve_as_plugin_colon_skill(
         assert missing.stderr.startswith(f"error[E001]: skill '{name}' not found")
 
 
+def test_the_installed_skc_reads_the_managed_settings_file_the_variable_names(
+    skc_installed: Run, project: Path, home: Path, tmp_path: Path
+) -> None:
+    """Claude Code's managed settings outrank the user's: ``$SKILLC_CLAUDE_MANAGED_SETTINGS``
+    names the file the installed ``skc`` reads in place of the machine's (tests read
+    ``/etc/claude-code/managed-settings.json``, whatever it turned on or off)."""
+    skill(plugin(home, tmp_path / "plugin-folder") / "review", "Review, plugin edition")
+    managed = tmp_path / "policy" / "managed-settings.json"
+    managed.parent.mkdir()
+    variable = {"SKILLC_CLAUDE_MANAGED_SETTINGS": str(managed)}
+    shown = skc_installed("open", "pl:review", "SKILL.md", env_extra=variable)
+    assert shown.returncode == 0 and "plugin edition" in shown.stdout  # no file: the user's
+    managed.write_text(json.dumps({"enabledPlugins": {"pl@market": False}}), encoding="utf-8")
+    off = skc_installed("open", "pl:review", "SKILL.md", env_extra=variable)
+    assert off.returncode == 1
+    assert off.stderr.startswith("error[E001]: skill 'pl:review' not found")
+    relative = {"SKILLC_CLAUDE_MANAGED_SETTINGS": os.path.relpath(managed, project)}
+    assert skc_installed("open", "pl:review", "SKILL.md", env_extra=relative).returncode == 1
+
+
 def test_a_folder_named_with_a_colon_resolves_unless_a_plugin_has_the_skill(
     ok: Run, project: Path, home: Path, tmp_path: Path
 ) -> None:

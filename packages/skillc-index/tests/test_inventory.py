@@ -113,13 +113,11 @@ def test_claude_codes_managed_settings_outrank_the_others(
     read, though its ``enabledPlugins`` outrank every other file's: a plugin it turns off was
     an inventory folder, one it turns on none. It is the strongest level; a file too large
     (over ``MAX_SETTINGS_BYTES``) or unreadable sets nothing, as the others'."""
-    import sys
-
     from skillc_index.inventory import plugins
 
     managed = tmp_path / "etc/claude-code/managed-settings.json"
     managed.parent.mkdir(parents=True)
-    monkeypatch.setitem(plugins.MANAGED_SETTINGS, sys.platform, str(managed))
+    monkeypatch.setenv("SKILLC_CLAUDE_MANAGED_SETTINGS", str(managed))
     records(home, {"plugins": {key: [{"installPath": f"/opt/{key[0]}"}] for key in ("p@m", "q@m")}})
     (project / ".claude").mkdir(parents=True, exist_ok=True)
     local = {"enabledPlugins": {"p@m": True, "q@m": False}}
@@ -130,6 +128,33 @@ def test_claude_codes_managed_settings_outrank_the_others(
     assert plugin_skill_folders(layout) == (Path("/opt/q/skills"),)
     managed.write_text(json.dumps(policy) + " " * plugins.MAX_SETTINGS_BYTES, encoding="utf-8")
     assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)  # over the bound: unread
+
+
+def test_the_managed_settings_file_is_the_platforms_unless_the_variable_names_one(
+    project: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$SKILLC_CLAUDE_MANAGED_SETTINGS`` names the file read in place of the platform's
+    (tests read the machine's ``/etc/claude-code/managed-settings.json``): the layout's
+    environment's first, else the process's, a relative one from the working folder. On
+    Windows the platform's is ``C:\\Program Files\\ClaudeCode`` (``C:\\ProgramData``: the
+    path Claude Code 2.1.2 deprecated and later stopped reading)."""
+    from skillc_index.inventory.plugins import managed_settings_file
+
+    monkeypatch.delenv("SKILLC_CLAUDE_MANAGED_SETTINGS")
+    bare = Layout.discover(project, {"SKILLC_HOME": str(home)})
+    for platform, path in (
+        ("linux", "/etc/claude-code/managed-settings.json"),
+        ("darwin", "/Library/Application Support/ClaudeCode/managed-settings.json"),
+        ("win32", "C:\\Program Files\\ClaudeCode\\managed-settings.json"),
+    ):
+        monkeypatch.setattr("sys.platform", platform)
+        assert managed_settings_file(bare) == Path(path)
+    monkeypatch.setattr("sys.platform", "plan9")
+    assert managed_settings_file(bare) is None
+    monkeypatch.setenv("SKILLC_CLAUDE_MANAGED_SETTINGS", "/srv/policy.json")
+    assert managed_settings_file(bare) == Path("/srv/policy.json")  # the process's
+    named = {"SKILLC_HOME": str(home), "SKILLC_CLAUDE_MANAGED_SETTINGS": "p/m.json"}
+    assert managed_settings_file(Layout.discover(project, named)) == project.resolve() / "p/m.json"
 
 
 def test_a_plugin_installed_but_not_turned_on_is_left_out(

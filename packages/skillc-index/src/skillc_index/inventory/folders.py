@@ -46,6 +46,7 @@ __all__ = [
     "CLAUDE_HOME_VARIABLE",
     "CODEX_FOLDER",
     "CODEX_HOME_VARIABLE",
+    "MANAGED_SETTINGS_VARIABLE",
     "NESTED_AGENT",
     "PARENT_AGENT",
     "PARENT_AGENTS",
@@ -399,8 +400,17 @@ CLAUDE_HOME_VARIABLE = "CLAUDE_CONFIG_DIR"
 #: The environment variable naming OpenCode's config base (``xdg-basedir``'s ``xdgConfig``:
 #: OpenCode's global folder is ``$XDG_CONFIG_HOME/opencode``, else ``~/.config/opencode``).
 OPENCODE_HOME_VARIABLE = "XDG_CONFIG_HOME"
-#: The variables naming an agent's own folder, which ``Layout.discover(cwd, env)`` keeps.
-AGENT_VARIABLES = (CLAUDE_HOME_VARIABLE, CODEX_HOME_VARIABLE, OPENCODE_HOME_VARIABLE)
+#: The environment variable naming the Claude Code managed settings file skillc reads in
+#: place of the platform's (``plugins.managed_settings_file``): for tests and admins.
+MANAGED_SETTINGS_VARIABLE = "SKILLC_CLAUDE_MANAGED_SETTINGS"
+#: The variables naming an agent's own folder or file, which ``Layout.discover(cwd, env)``
+#: keeps (and a find server is sent: it reads the client's).
+AGENT_VARIABLES = (
+    CLAUDE_HOME_VARIABLE,
+    CODEX_HOME_VARIABLE,
+    OPENCODE_HOME_VARIABLE,
+    MANAGED_SETTINGS_VARIABLE,
+)
 
 
 def agent_variable(layout: Layout, name: str, env: Mapping[str, str] | None = None) -> str | None:

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from skillc_index.inventory.folders import (
+    MANAGED_SETTINGS_VARIABLE,
     NESTED_AGENT,
     PARENT_AGENT,
     Root,
+    agent_variable,
     claude_home,
     codex_home,
     project_base,
@@ -257,19 +259,29 @@ def settings_files(layout: Layout) -> tuple[Path, ...]:
 
 #: Claude Code's managed settings file, an organization's, per platform (code.claude.com/docs
 #: /en/settings, "Settings files": system-level ``managed-settings.json``): it outranks every
-#: other settings file. Settings delivered by the claude.ai console or by MDM (plist,
-#: registry) are not files skillc can read.
+#: other settings file. On Windows ``C:\Program Files\ClaudeCode`` (Claude Code 2.1.2
+#: deprecated ``C:\ProgramData\ClaudeCode``; later releases no longer read it). Settings
+#: given by the claude.ai console or by MDM (plist, registry) are not files skillc can read.
 MANAGED_SETTINGS = {
     "darwin": "/Library/Application Support/ClaudeCode/managed-settings.json",
-    "win32": "C:\\ProgramData\\ClaudeCode\\managed-settings.json",
+    "win32": "C:\\Program Files\\ClaudeCode\\managed-settings.json",
     "linux": "/etc/claude-code/managed-settings.json",  # and WSL
 }
 
 
-def managed_settings_file() -> Path | None:
-    """This platform's :data:`MANAGED_SETTINGS` file (None on a platform it names none)."""
+def managed_settings_file(layout: Layout) -> Path | None:
+    """The managed settings file read: the one ``$SKILLC_CLAUDE_MANAGED_SETTINGS`` names
+    (:data:`~skillc_index.inventory.folders.MANAGED_SETTINGS_VARIABLE`: the layout's
+    environment's, :func:`~skillc_index.inventory.folders.agent_variable`, else the
+    process's, even beside an embedder's ``env`` without it: one file of the machine; when
+    set and not empty, a relative one from the working directory: for tests and admins),
+    else this platform's :data:`MANAGED_SETTINGS` file (None on a platform it names none)."""
     import sys
 
+    named = agent_variable(layout, MANAGED_SETTINGS_VARIABLE)
+    named = named or os.environ.get(MANAGED_SETTINGS_VARIABLE)
+    if named:
+        return layout.cwd / named
     found = MANAGED_SETTINGS.get(sys.platform)
     return None if found is None else Path(found)
 
@@ -288,7 +300,7 @@ def plugins_turned_on(layout: Layout) -> frozenset[str]:
     from skillc_index.bounded_json import read_json_bounded
 
     enabled: dict[str, object] = {}
-    managed = managed_settings_file()
+    managed = managed_settings_file(layout)
     for path in (*settings_files(layout), *([managed] if managed else [])):  # weakest first
         try:
             data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
