@@ -348,6 +348,10 @@ MOVED_OUT = {
     ),
     "skillc_lint.server.app": ("skillc_lint.server.lifecycle", ("Lifecycle",)),
     "skillc_lint._run": ("skillc_lint._run_checks", ("check_outputs", "check_page_options")),
+    "skillc_lint._skill": (
+        "skillc_index.markdown.targets",
+        ("Substitutions", "NO_SUBSTITUTIONS"),
+    ),
     "skillc_mcp._http": ("skillc_mcp._http_serve", ("serve_http",)),
     "skillc_gateway.evaluate.run": (
         "skillc_gateway.evaluate.agent_library",

@@ -15,6 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from skillc_index.markdown.targets import (
+    CLAUDE_SUBSTITUTIONS,
+    NO_SUBSTITUTIONS,
+    Substitutions,
+)
 from skillc_lint._registry import Rule, RuleRegistry
 from skillc_lint._rules import (
     agentskills,
@@ -32,7 +37,6 @@ from skillc_lint._rules import (
     skillli,
     targets,
 )
-from skillc_lint._skill import NO_SUBSTITUTIONS, Substitutions
 
 __all__ = [
     "BUILTIN_RULES",
@@ -96,7 +100,7 @@ PROFILES: dict[str, Profile] = {
                 "SKL503": {"accept": ["string", "list", "commas"]},
                 "SKL108": {"fields": ["description", "when_to_use"]},
             },
-            substitutions=claude_code.SUBSTITUTIONS,
+            substitutions=CLAUDE_SUBSTITUTIONS,  # skillc-index's record of Claude Code's
         ),
         Profile(
             "skillli",

@@ -54,13 +54,11 @@ if TYPE_CHECKING:
     from skillc_index.walk import SkillFiles
 
 __all__ = [
-    "NO_SUBSTITUTIONS",
     "TEXT_LIMIT",
     "Known",
     "LinkKind",
     "LinkRef",
     "Skill",
-    "Substitutions",
     "slug",
 ]
 

@@ -11,12 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from skillc_index.dialect import CLAUDE_CODE_FIELDS
-from skillc_index.markdown.targets import CLAUDE_SUBSTITUTIONS
 from skillc_lint._registry import Finding, Rule
 from skillc_lint._rules.fields import Findings, Options, field_line, frontmatter, type_name
 from skillc_lint._skill import Skill
 
-__all__ = ["FIELDS", "RULES", "SUBSTITUTIONS"]
+__all__ = ["FIELDS", "RULES"]
 
 BOOLEAN_FIELDS = ("disable-model-invocation", "user-invocable", "mode", "background")
 STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
@@ -24,8 +23,6 @@ STRING_FIELDS = ("argument-hint", "context", "agent", "model", "when_to_use")
 #: (skillc-index's record of it, which ``--target claude`` reads too) and spec/004 layer 2's
 #: ``mode``.
 FIELDS = tuple(sorted(CLAUDE_CODE_FIELDS | {"mode"}))
-#: Claude Code's string substitutions in a skill's text (skillc-index's record of them).
-SUBSTITUTIONS = CLAUDE_SUBSTITUTIONS
 
 #: Documented values of ``effort`` and ``shell``.
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
