@@ -531,13 +531,37 @@ def test_arguments_of_another_type_are_e100_never_a_bare_type_error(cwd: Path) -
         "resolve_target(None)": lambda: resolve_target(None, layout),  # type: ignore[arg-type]
         "lint_skill(None)": lambda: lint_skill(None),  # type: ignore[arg-type]
         "fix_skill(5)": lambda: fix_skill(5, write=False),  # type: ignore[arg-type]
+        # the other parameters: a TypeError or AttributeError deep inside, before
+        "lint_skill(registry=5)": lambda: lint_skill(good, registry=5),  # type: ignore[arg-type]
+        "lint_skill(texts=5)": lambda: lint_skill(good, texts=5),  # type: ignore[arg-type]
+        "lint_skill(texts={k: 5})": lambda: lint_skill(good, texts={"SKILL.md": 5}),  # type: ignore[dict-item]
+        "lint_skill(leave_out=5)": lambda: lint_skill(good, leave_out=5),  # type: ignore[arg-type]
+        "lint_folders(ok, 5)": lambda: list(lint_folders([str(good)], 5)),  # type: ignore[arg-type]
+        "lint_folders(ok, [5])": lambda: list(lint_folders([str(good)], [5])),  # type: ignore[list-item]
+        "lint_folders(leave_out=[5])": lambda: list(
+            lint_folders([str(good)], registry, leave_out=[5])  # type: ignore[arg-type]
+        ),
     }
     for name, call in calls.items():
         with pytest.raises(InvalidOption) as raised:
             call()
         assert raised.value.diagnostic.code == "E100", name
         assert "int" in str(raised.value) or "NoneType" in str(raised.value), name
+    # each names its parameter: lint_skill's is `path`, not `skill`
+    for call, name in (
+        (lambda: lint_skill(5), "'path must be"),  # type: ignore[arg-type]
+        (lambda: lint_skill(good, registry=5), "'registry must be"),  # type: ignore[arg-type]
+        (lambda: lint_skill(good, texts=5), "'texts must map"),  # type: ignore[arg-type]
+        (lambda: lint_skill(good, leave_out=[5]), "'leave_out must be"),  # type: ignore[list-item]
+    ):
+        with pytest.raises(InvalidOption, match=name):
+            call()
+    with pytest.raises(InvalidOption, match="one RuleRegistry per folder: 1 for 2"):
+        list(lint_folders([str(good), good], [registry]))
     assert [type(r) for r in lint_folders([str(good), good], registry)] == [LintResult] * 2
+    assert [type(r) for r in lint_folders([good], [registry], leave_out=frozenset())] == [
+        LintResult
+    ]
 
 
 def test_the_path_of_a_skills_skill_md_is_its_folder(

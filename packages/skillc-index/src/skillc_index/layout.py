@@ -462,18 +462,19 @@ def _from_folder(
     return ResolvedSkill(runtime.name, source, scope, runtime, in_store, None, notices, called)
 
 
-def checked_skill(skill: object) -> str:
+def checked_skill(skill: object, name: str = "skill", kind: str = "a name or a path") -> str:
     """``skill``'s text, a skill's name or path (a ``str`` or an ``os.PathLike`` giving one);
-    else E100 (:class:`~skillc_index.InvalidOption`), before any work: never a bare
-    ``TypeError`` (None, 5, a ``bytes`` name, a path object whose ``__fspath__`` gives
-    ``bytes`` or fails: :func:`~skillc_index.arguments.path_text`)."""
+    else E100 (:class:`~skillc_index.InvalidOption`) naming the parameter ``name`` and what it
+    takes (``kind``), before any work: never a bare ``TypeError`` (None, 5, a ``bytes`` name,
+    a path object whose ``__fspath__`` gives ``bytes`` or fails:
+    :func:`~skillc_index.arguments.path_text`)."""
     from skillc_index.arguments import path_text
 
     text = path_text(skill)
     if not isinstance(text, str):
         from skillc_index.option_errors import InvalidOption
 
-        raise InvalidOption(f"skill must be a name or a path, not {type(skill).__name__}")
+        raise InvalidOption(f"{name} must be {kind}, not {type(skill).__name__}")
     return text
 
 

@@ -214,10 +214,39 @@ def skill_root(path: object) -> Path:
     line) and :func:`~skillc_index.resolve_skill` take it."""
     from skillc_index.layout import checked_skill
 
-    root = Path(checked_skill(path))
+    root = Path(checked_skill(path, "path", "a skill's path (str or os.PathLike)"))
     if root.name == SKILL_FILE and is_file(root):
         return root.parent
     return root
+
+
+def checked_arguments(registry: object, texts: object, leave_out: object) -> None:
+    """E100 (:class:`~skillc_index.InvalidOption`) naming the parameter, before anything is
+    linted, never a bare ``TypeError`` or ``AttributeError``: ``registry`` None or a
+    :class:`~skillc_lint.RuleRegistry`, ``texts`` None or a mapping of ``str`` to ``str``,
+    ``leave_out`` a collection of ``str`` (:func:`~skillc_index.items.checked_items`)."""
+    from collections.abc import Mapping
+
+    from skillc_index import InvalidOption
+    from skillc_index.items import checked_items
+
+    if registry is not None and not isinstance(registry, RuleRegistry):
+        raise InvalidOption(f"registry must be a RuleRegistry, not {type(registry).__name__}")
+    if texts is not None:
+        pairs = texts.items() if isinstance(texts, Mapping) else ()
+        wrong_text = next((p for p in pairs if not all(isinstance(v, str) for v in p)), None)
+        if wrong_text is not None or not isinstance(texts, Mapping):
+            given = (
+                type(texts).__name__
+                if wrong_text is None
+                else " to ".join(type(v).__name__ for v in wrong_text)
+            )
+            raise InvalidOption(f"texts must map file paths (str) to texts (str), not {given}")
+
+    def wrong(value: object, _listed: bool) -> InvalidOption:
+        return InvalidOption(f"leave_out must be file paths (str), not {type(value).__name__}")
+
+    checked_items(leave_out, str, wrong)
 
 
 def entry_name(root: Path, real: str) -> str:
@@ -248,6 +277,7 @@ def lint_with_texts(
     from skillc_lint._skill import Skill
 
     root = skill_root(path)
+    checked_arguments(registry, texts, leave_out)
     real = os.path.realpath(root)  # resolved once: every check below is made against it
     try:
         # E012 before E010: an escaping SKILL.md is never read

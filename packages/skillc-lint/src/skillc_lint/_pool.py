@@ -25,7 +25,7 @@ from skillc_index.cores import (
     workers_starting,
 )
 from skillc_lint._cache import BATCH, ResultCache
-from skillc_lint._engine import LintResult, lint_skill
+from skillc_lint._engine import LintResult, checked_arguments, lint_skill
 from skillc_lint._registry import RuleRegistry
 
 if TYPE_CHECKING:
@@ -144,7 +144,21 @@ def lint_folders(
         return InvalidOption(f"folders must be folder paths (str), not {type(value).__name__}")
 
     given = checked_items(folders, (str, os.PathLike), wrong)
-    each = [registry] * len(given) if isinstance(registry, RuleRegistry) else list(registry)
+
+    def wrong_registry(value: object, _listed: bool) -> InvalidOption:
+        return InvalidOption(
+            f"registry must be a RuleRegistry or one per folder, not {type(value).__name__}"
+        )
+
+    if isinstance(registry, RuleRegistry):
+        each = [registry] * len(given)
+    else:
+        each = list(checked_items(registry, RuleRegistry, wrong_registry))
+        if len(each) != len(given):
+            raise InvalidOption(
+                f"registry must be one RuleRegistry per folder: {len(each)} for {len(given)}"
+            )
+    checked_arguments(None, None, leave_out)
     distinct = list({id(rules): rules for rules in each}.values())
     workers = min(jobs, len(given))
     pool = None
