@@ -599,3 +599,23 @@ def test_control_characters_of_an_argument_are_escaped_in_a_tool_error(
         assert "\\nhint: evil\\x1b[2J" in text.splitlines()[0], text
     text = wire.call("skc_open", {"skill": "demo", "path": "a\x00b"})["content"][0]["text"]
     assert text.splitlines()[1].startswith("hint: "), text  # the NUL byte's own hint
+
+
+def test_a_cursor_is_bounded_by_the_gateways_longest_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A listing's cursor was bounded by a literal 16384 of its own: the gateway's
+    ``MAX_AFTER_CHARS`` (what ``after`` it takes) is the one bound, read where it lives."""
+    import base64
+
+    from skillc_gateway import served
+    from skillc_mcp._protocol import ProtocolError
+    from skillc_mcp._skills import _after
+
+    cursor = base64.urlsafe_b64encode(b"alpha/" + b"x" * 90).decode("ascii")  # 128 chars
+    assert _after({"cursor": cursor}) == "alpha/" + "x" * 90
+    monkeypatch.setattr(served, "MAX_AFTER_CHARS", 127)
+    with pytest.raises(ProtocolError, match="unknown cursor"):
+        _after({"cursor": cursor})
+    monkeypatch.setattr(served, "MAX_AFTER_CHARS", 128)
+    assert _after({"cursor": cursor}) == "alpha/" + "x" * 90

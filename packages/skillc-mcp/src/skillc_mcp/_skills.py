@@ -55,10 +55,15 @@ def _cursor(path: str | None) -> str | None:
 
 
 def _after(params: dict[str, Any]) -> str | None:
+    """The path a listing's ``cursor`` continues after: a cursor longer than the gateway's
+    longest ``after`` (:data:`~skillc_gateway.served.MAX_AFTER_CHARS`; its base64 decodes to
+    fewer characters still) is no cursor of ours."""
+    from skillc_gateway import served
+
     cursor = params.get("cursor")
     if cursor is None:
         return None
-    if not isinstance(cursor, str) or len(cursor) > 16384:
+    if not isinstance(cursor, str) or len(cursor) > served.MAX_AFTER_CHARS:
         raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
     try:
         path = base64.b64decode(cursor.encode("ascii"), altchars=b"-_", validate=True)
