@@ -2159,3 +2159,42 @@ def test_a_parked_deployment_whose_store_skill_is_gone_is_said_and_never_put_bac
     assert done.stdout.rstrip().endswith("1 skill put back; router removed")
     assert sorted(names(project / ".claude" / "skills")) == ["beta", "gamma"]
     assert parked.is_symlink()  # left as it is: nothing skillc deletes unasked
+
+
+def test_a_busy_route_lock_is_said_alone_in_every_warning(
+    layout: Layout, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A route command holding the lock is no failure: a parked copy's refresh said its
+    message alone, but a build's refresh of other copies and ``.gitignore`` update, and
+    route's ``.gitignore`` update, wrapped it as ``error[E999]: ...`` inside a warning. One
+    helper says why for all (``diagnostics.warning_reason``)."""
+    import skillc_index.build.scaffold as scaffold
+    from skillc_index.build import skill as build_module
+    from skillc_index.diagnostics import InternalError, Notice, warning_reason
+    from skillc_index.route.place import RoutePlace
+    from skillc_index.route.result import RouteBusy
+
+    message = "another route command is changing 'x'; try again when it is done"
+    assert warning_reason(RouteBusy("x")) == message
+    assert warning_reason(InternalError("boom")) == "error[E999]: boom"
+    assert warning_reason(OSError(errno.ENOSPC, "No space left on device")) == (
+        "No space left on device"
+    )
+
+    def busy(*_args: object, **_kwargs: object) -> Any:
+        raise RouteBusy("x")
+
+    monkeypatch.setattr(scaffold, "ignore_agent_folders", busy)
+    monkeypatch.setattr(scaffold, "ignore_folders", busy)
+    notices: list[Any] = []
+    assert build_module._ignore_deployments(layout, [], notices) == ((), None)
+    copy = project / ".claude/skills/demo"
+    build_module._refresh_plans({copy: ["claude"]}, [], busy, layout, notices, {})
+    place = RoutePlace("claude", "project", project, project, project, project)
+    state = object()
+    assert router_module._ignore_route(place, layout, state, notices) is state  # type: ignore[arg-type]
+    said = [n.text if isinstance(n, Notice) else str(n) for n in notices]
+    assert said[0] == f".gitignore not updated: {message}"
+    assert said[1].endswith(f"not refreshed: {message}"), said[1]
+    assert said[2] == f".gitignore not updated: {message}"
+    assert not any("E999" in text for text in said)

@@ -218,6 +218,10 @@ class SkillcError(Exception):
     """Base of every error skillc raises on purpose; carries its :class:`Diagnostic`."""
 
     code: ClassVar[str] = "E999"
+    #: A refusal that is no failure (another command holds a lock it waits for): a warning
+    #: that something was not done gives its message alone, no ``error[E999]:``
+    #: (:func:`warning_reason`).
+    busy: ClassVar[bool] = False
     #: What an access log stores instead of :attr:`diagnostic` when that quotes a value the
     #: user gave, which may be a secret (:func:`error_line`); None: the diagnostic itself.
     logged: Diagnostic | None = None
@@ -543,6 +547,18 @@ def error_line(exc: BaseException, spelling: Spelling | None = None) -> str:
     diagnostic = error.diagnostic if spelling is None else error.spelled(spelling)
     diagnostic = diagnostic if error.logged is None else error.logged
     return format_diagnostic(diagnostic).splitlines()[0]
+
+
+def warning_reason(exc: OSError | SkillcError) -> str:
+    """Why something besides a command's own work failed, for the warning that says it was
+    not done (a refresh, a ``.gitignore`` update): an error that is no failure
+    (:attr:`SkillcError.busy`: another route command holding its lock) by its message alone,
+    another as ``error[EXXX]: ...`` (its first line), a system error by its text."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if exc.busy:
+        return exc.diagnostic.message
+    return format_diagnostic(exc.diagnostic).splitlines()[0]
 
 
 def lint_diagnostic(

@@ -60,7 +60,7 @@ from skillc_index.diagnostics import (
     Notice,
     PathEscapesRoot,
     SkillcError,
-    format_diagnostic,
+    warning_reason,
     warning_text,
 )
 from skillc_index.files import inside, real_path, utf8_name
@@ -526,7 +526,7 @@ def _refresh_plans(
         try:
             plans += planned(targets)
         except SkillcError as exc:
-            why = format_diagnostic(exc.diagnostic).splitlines()[0]
+            why = warning_reason(exc)
             what = "link" if path in held and held[path].kind == "link" else "copy"
             notices.append(not_refreshed(layout, path, why, what))
     return plans
@@ -556,13 +556,13 @@ def _ignore_deployments(
     skill is built and deployed by then: a ``.gitignore`` that cannot be written is a
     warning, not a failure. The lines added, and the file they went to (None: none)."""
     from skillc_index.build.scaffold import GITIGNORE, ignore_agent_folders
-    from skillc_index.diagnostics import SkillcError, format_diagnostic
+    from skillc_index.diagnostics import SkillcError
 
     said: list[str] = []  # git could not answer: said, as init says it
     try:
         lines = ignore_agent_folders(layout, [deployment.path for deployment in deployments], said)
     except SkillcError as exc:
-        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        why = warning_reason(exc)
         notices.append(Notice(f".gitignore not updated: {why}"))
         return (), None
     finally:

@@ -473,7 +473,7 @@ def _ignore_route(
     from pathlib import PurePath
 
     from skillc_index.build.scaffold import GITIGNORE, ignore_folders
-    from skillc_index.diagnostics import format_diagnostic
+    from skillc_index.diagnostics import warning_reason
 
     base = os.path.realpath(place.base)
     generated = [
@@ -483,7 +483,7 @@ def _ignore_route(
     try:
         added = ignore_folders(place.base, (), layout, generated=generated)
     except SkillcError as exc:
-        why = format_diagnostic(exc.diagnostic).splitlines()[0]
+        why = warning_reason(exc)
         notices.append(Notice(f".gitignore not updated: {why}"))
         return state
     notices.extend(Notice(text) for text in added.unanswered)  # as init warns

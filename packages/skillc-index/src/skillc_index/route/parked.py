@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.diagnostics import Notice, SkillcError
+from skillc_index.diagnostics import Notice, SkillcError, warning_reason
 from skillc_index.layout import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def refresh_parked(
         with routes_lock(next(iter(stale)).parent.parent, layout):  # looked at again in it
             return _rewrite_all(*stale_copies(skill, source, runtime, folders), runtime, layout)
     except (OSError, SkillcError) as exc:  # a route command holds the lock, a full disk
-        why = _failure(exc)
+        why = warning_reason(exc)
     return [not_refreshed(layout, path, why) for path in stale]
 
 
@@ -125,7 +125,7 @@ def refresh_moved(
                     _record_moved(routes / f"{agent}.json", agent, skill, moved, content)
         return []
     except (OSError, SkillcError) as exc:  # a route command holds the lock; a manifest not valid
-        why = _failure(exc)
+        why = warning_reason(exc)
     where = layout.display(routes)
     return [Notice(f"the route's record of '{skill}' in {where} not refreshed: {why}")]
 
@@ -157,23 +157,9 @@ def refresh_routers(layout: Layout) -> list[Notice]:
                 _write_router(place, pins.agent(place))  # read again under the lock
             continue
         except (OSError, SkillcError) as exc:  # a route command holds the lock; a bad manifest
-            why = _failure(exc)
+            why = warning_reason(exc)
         notices.append(Notice(f"the router {layout.display(place.router)} not refreshed: {why}"))
     return notices
-
-
-def _failure(exc: OSError | SkillcError) -> str:
-    """Why a refresh failed, for its warning: a route command holding the route folder's lock
-    (:class:`~skillc_index.route.result.RouteBusy`) says so alone, being no unexpected error;
-    another error as ``error[EXXX]: ...`` (its first line), a system error by its text."""
-    from skillc_index.diagnostics import format_diagnostic
-    from skillc_index.route.result import RouteBusy
-
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    if isinstance(exc, RouteBusy):
-        return exc.diagnostic.message
-    return format_diagnostic(exc.diagnostic).splitlines()[0]
 
 
 def _older_router(

@@ -213,7 +213,10 @@ class RouteNotKnown(InvalidOption):
 
 
 class RouteBusy(InternalError):
-    """E999: another process is routing skills of the same scope."""
+    """E999: another process is routing skills of the same scope (busy: a warning that says
+    something was not done for it gives the message alone)."""
+
+    busy = True
 
     def __init__(self, path: str) -> None:
         super().__init__(f"another route command is changing '{path}'; try again when it is done")
