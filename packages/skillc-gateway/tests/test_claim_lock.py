@@ -128,7 +128,8 @@ def test_a_lock_held_shared_throughout_is_another_programs(
     """Held shared by the other program all along (no gap made): FindServerError naming it,
     after the retry too; the claimer holds nothing after."""
     path, fd, other = lock
-    with pytest.raises(FindServerError, match=r"has held .* shared for over"):
+    waited = client.PROBE_SECONDS + client.RETRY_SECONDS  # both tries: the real wait (0.55)
+    with pytest.raises(FindServerError, match=rf"has held .* shared for over {waited:g} s:"):
         claim_lock(fd, path)
     fcntl.flock(other, fcntl.LOCK_UN)
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the claimer left no lock behind

@@ -1653,7 +1653,7 @@ def test_a_lock_held_shared_past_the_probe_is_no_server_running(
         fcntl.flock(reader, fcntl.LOCK_SH)  # held for the whole test
         said = (
             f"error[E060]: find server: another process (no find server) has held {lock} "
-            "shared for over 2 s: start the find server once it lets go\n"
+            "shared for over 2.5 s: start the find server once it lets go\n"
         )
         for args in (("--detach",), ("--idle", "1")):
             done = gateway_script("watch", *args)

@@ -426,9 +426,9 @@ def claim_lock(fd: int, path: Path) -> None:
             return
         if _held_exclusively(fd):  # a server runs or starts (it may have taken the gap)
             raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-    raise FindServerError(
+    raise FindServerError(  # waited for both tries: the real wait, not the first's alone
         f"another process (no find server) has held {path} shared for over "
-        f"{PROBE_SECONDS:g} s: start the find server once it lets go"
+        f"{PROBE_SECONDS + RETRY_SECONDS:g} s: start the find server once it lets go"
     )
 
 
