@@ -514,6 +514,23 @@ def test_skl817_a_script_the_skill_does_not_hold(skill: Writer) -> None:
     assert lines[found_here[0].line - 1] == "python3 helper.py {{value}}"
 
 
+def test_skl820_reads_a_tmux_word_of_thousands_of_semicolons_from_the_console_script(
+    skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """``tmux new 'a;;;...' send-keys {{value}}``: each `;` was taken off by one more
+    recursion, and the installed ``skillc-lint --profile gibberish`` said error[E999]:
+    RecursionError; the `;`s end one tmux command, and the keys are code."""
+    command = "tmux new 'a" + ";" * 5000 + "' send-keys {{value}}"
+    folder = gibberish(skill, tool_md(rows=CODE_ROWS, command=command))
+    proc = lint(str(folder), "--profile", "gibberish", "--format", "json", script=True)
+    assert proc.returncode == 1, proc.stderr
+    assert "E999" not in proc.stderr and "Traceback" not in proc.stderr
+    found = [d for d in json.loads(proc.stdout)["diagnostics"] if d["rule"] == "SKL820"]
+    assert [d["message"].split(":")[0] for d in found] == [
+        "'{{value}}' is the code 'tmux send-keys' runs"
+    ]
+
+
 def test_skl820_refuses_a_git_setting_a_runner_and_a_package_from_the_console_script(
     skill: Writer, lint: Callable[..., subprocess.CompletedProcess[str]]
 ) -> None:
