@@ -67,14 +67,19 @@ def timed_cursors(clock: IdleClock) -> Any:
     return Timed
 
 
+#: PostgreSQL's own message for it (in English), which an older psycopg gives without the
+#: SQLSTATE when it read the message while the session sat idle ("consuming input failed").
+_SERVER_SAYS = "terminating connection due to idle-in-transaction timeout"
+
+
 def idle_hint(reason: str, exc: BaseException, idle: float | None, timeout: str) -> str:
     """``reason`` (a driver's message), with the cause when the server ended the session for
     sitting idle in a transaction ``timeout`` (``"30s"``): the server says so (SQLSTATE
-    25P03), or it closed the connection of a session that had sat ``idle`` (seconds:
-    :meth:`IdleClock.idle`, given when the connection is broken) at least that long (libpq
-    often loses the server's message then, saying only "server closed the connection
-    unexpectedly")."""
-    if getattr(exc, "sqlstate", None) == "25P03":
+    25P03, or its message without it: :data:`_SERVER_SAYS`), or it closed the connection of
+    a session that had sat ``idle`` (seconds: :meth:`IdleClock.idle`, given when the
+    connection is broken) at least that long (libpq often loses the server's message then,
+    saying only "server closed the connection unexpectedly")."""
+    if getattr(exc, "sqlstate", None) == "25P03" or _SERVER_SAYS in reason:
         held = ""
     elif idle is not None and idle >= float(timeout.removesuffix("s")):
         held = f"its transaction had sat idle {idle:.0f} s: "
