@@ -1,5 +1,6 @@
 """``skc sync --to`` as the user meets it: the installed ``skc`` against a real PostgreSQL
-server (``postgres_url``)."""
+server (``postgres_url``), in the stress env, which installs the PostgreSQL driver
+(``skc``'s own env has no ``psycopg``: ``sync --to`` is E044 there)."""
 
 from __future__ import annotations
 
