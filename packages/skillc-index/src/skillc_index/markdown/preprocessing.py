@@ -68,8 +68,10 @@ def _command(line: str) -> re.Match[str] | None:
     block = _BLOCK.match(line)
     if block is not None:
         return block
+    ticks, counted = 0, 0  # the backticks before the match, counted once each (one pass)
     for match in _INLINE.finditer(line):
-        if line.count("`", 0, match.start()) % 2 == 0:
+        ticks, counted = ticks + line.count("`", counted, match.start()), match.start()
+        if ticks % 2 == 0:
             return match
     return None
 
