@@ -1,4 +1,4 @@
-"""Claude Code's guidance rules (SKL607-SKL610, the ``claude-code`` profile, issue 39): each on
+"""Claude Code's guidance rules (SKL607-SKL609, the ``claude-code`` profile, issue 39): each on
 fixtures shaped like the real skills the lint README's table names, with the near misses
 (the false positives the hand-read samples found) that must stay silent."""
 
@@ -351,39 +351,3 @@ def test_skl609_known_tools_patterns_and_mcp_tools_pass(skill: Writer) -> None:
     )
     assert found(folder, "SKL609") == []
     assert found(folder, "SKL609", profiles=("agentskills",)) == []
-
-
-# -- SKL610 ------------------------------------------------------------------------------------
-
-PR_SUMMARY = (
-    "# Summarize a pull request\n\n"  # line 8 (after the frontmatter and "# pr-summary")
-    "## Pull request context\n"
-    "- PR diff: !`gh pr diff`\n"  # line 11
-    "- Changed files: !`gh pr diff --name-only`\n\n"
-    "## Task\nSummarize the pull request for issue $ARGUMENTS (session ${CLAUDE_SESSION_ID}).\n"
-)
-
-
-def test_skl610_what_claude_code_fills_in_which_a_stub_loses(skill: Writer) -> None:
-    """Claude Code runs ``!`gh pr diff``` and fills in ``$ARGUMENTS`` in the SKILL.md it
-    loads; a deployed stub holds none of them: one finding, at the first line, counting the
-    others. A ``!`` inside a code span (quality-playbook's ```.gitignore !`-rules```), a
-    sum of money and ``$1`` in a skill that takes no arguments are none."""
-    pr = skill("pr-summary", frontmatter=fm("Summarize a PR. Use when asked.", name="pr-summary"),
-               body=PR_SUMMARY)  # fmt: skip
-    assert found(pr, "SKL610") == [
-        (11, "'!`gh pr diff`' is a dynamic-context command Claude Code fills in when it loads "
-            "SKILL.md (and 2 more lines): the stub skc build deploys holds none of them, so "
-            "they reach the model unfilled"),
-    ]  # fmt: skip
-    named = skill("fix", frontmatter=fm("Fix an issue. Use when asked.", "arguments: [issue]\n",
-                  name="fix"), body="# fix\n\nFix $issue, then $0 again.\n")  # fmt: skip
-    assert [line for line, _ in found(named, "SKL610")] == [11]  # $issue, $0: one finding
-    quiet = skill(
-        "quiet",
-        frontmatter=fm("Keeps sentinel files. Use when cleaning.", name="quiet"),
-        body="# quiet\n\nFiles kept by `.gitignore !`-rules (e.g. `x`) stay.\n"
-        "It costs $5 or `$1` a month; wow!`not a command`.\n",
-    )
-    assert found(quiet, "SKL610") == []
-    assert found(pr, "SKL610", ("agentskills",)) == []  # Claude Code's profile only

@@ -798,3 +798,17 @@ def test_a_run_s_own_files_are_resolved_once_a_run(
     assert proc.returncode in (0, 1), proc.stderr
     assert (cwd / "out.sarif").is_file()
     assert len(calls) == 1, calls
+
+
+def test_leave_out_given_as_a_generator_or_one_path_leaves_that_file_out(cwd: Path) -> None:
+    """``leave_out`` as checked is what is left out: a generator was used up by the check
+    (nothing left out) and a ``str`` was read as its characters, so the file was linted."""
+    skill = put(cwd / "skills" / "hides")
+    (skill / "ref.md").write_text("Pay \u202eeno\u202c now.\n", encoding="utf-8")
+    assert "SKL901" in {d.rule for d in lint_skill(skill).diagnostics}
+    name = str(skill / "ref.md")
+    for given in ([name], (n for n in [name]), name):
+        rules = {d.rule for d in lint_skill(skill, leave_out=given).diagnostics}  # type: ignore[arg-type]
+        assert "SKL901" not in rules, given
+    (result,) = lint_folders([str(skill)], default_registry(), leave_out=(n for n in [name]))  # type: ignore[arg-type]
+    assert "SKL901" not in {d.rule for d in result.diagnostics}

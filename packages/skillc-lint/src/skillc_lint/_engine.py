@@ -220,11 +220,13 @@ def skill_root(path: object) -> Path:
     return root
 
 
-def checked_arguments(registry: object, texts: object, leave_out: object) -> None:
+def checked_arguments(registry: object, texts: object, leave_out: object) -> frozenset[str]:
     """E100 (:class:`~skillc_index.InvalidOption`) naming the parameter, before anything is
     linted, never a bare ``TypeError`` or ``AttributeError``: ``registry`` None or a
     :class:`~skillc_lint.RuleRegistry`, ``texts`` None or a mapping of ``str`` to ``str``,
-    ``leave_out`` a collection of ``str`` (:func:`~skillc_index.items.checked_items`)."""
+    ``leave_out`` a collection of ``str`` (:func:`~skillc_index.items.checked_items`); the
+    files of ``leave_out`` as checked (a generator read once, a ``str`` one path), which
+    the caller uses in its place."""
     from collections.abc import Mapping
 
     from skillc_index import InvalidOption
@@ -246,7 +248,7 @@ def checked_arguments(registry: object, texts: object, leave_out: object) -> Non
     def wrong(value: object, _listed: bool) -> InvalidOption:
         return InvalidOption(f"leave_out must be file paths (str), not {type(value).__name__}")
 
-    checked_items(leave_out, str, wrong)
+    return frozenset(checked_items(leave_out, str, wrong))
 
 
 def entry_name(root: Path, real: str) -> str:
@@ -277,7 +279,7 @@ def lint_with_texts(
     from skillc_lint._skill import Skill
 
     root = skill_root(path)
-    checked_arguments(registry, texts, leave_out)
+    leave_out = checked_arguments(registry, texts, leave_out)
     real = os.path.realpath(root)  # resolved once: every check below is made against it
     try:
         # E012 before E010: an escaping SKILL.md is never read

@@ -158,7 +158,7 @@ def lint_folders(
             raise InvalidOption(
                 f"registry must be one RuleRegistry per folder: {len(each)} for {len(given)}"
             )
-    checked_arguments(None, None, leave_out)
+    leave_out = checked_arguments(None, None, leave_out)
     distinct = list({id(rules): rules for rules in each}.values())
     workers = min(jobs, len(given))
     pool = None

@@ -170,7 +170,7 @@ def lint_command(run: LintRun, call: Call[LintParams]) -> int:
     license, SKL501-504, frontmatter whitespace, SKL510, guidance on the body, SKL520-530,
     the security rules SKL901-908, the budget and collision rules SKL921-924 and the target
     rules SKL931-933), `claude-code`
-    (SKL601-610, and the plugin and marketplace manifests of a plugin folder, SKL611-612),
+    (SKL601-609, and the plugin and marketplace manifests of a plugin folder, SKL611-612),
     `skillli` (registry fields and quizzes, SKL701-726) and `gibberish` (gibb.eri.sh
     tool-defining skills, SKL801-820). Each extends `agentskills`. Selectors name tags too:
     `--select security`.

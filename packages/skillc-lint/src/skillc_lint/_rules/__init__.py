@@ -18,7 +18,7 @@ and category, in the order the rules run. A dialect module also names the frontm
 - :mod:`.targets`: what the chosen agents and package formats drop, change or refuse
   (SKL931-SKL933, ``--target`` / ``[lint] targets``), in the ``agentskills`` profile;
 - :mod:`.claude_code`: Claude Code's frontmatter extensions (SKL601-SKL606),
-  :mod:`.claude_guidance` what it does with a skill's text and tools (SKL607-SKL610), and
+  :mod:`.claude_guidance` what it does with a skill's text and tools (SKL607-SKL609), and
   :mod:`.plugins` its plugin and marketplace manifests (SKL611-SKL612, folder rules);
 - :mod:`.skillli` and :mod:`.quiz`: skillli's registry fields (SKL701-SKL705) and quiz gates
   (SKL721-SKL726);

@@ -1,4 +1,4 @@
-"""What Claude Code does with a skill's text and tools (SKL607-SKL610, the ``claude-code``
+"""What Claude Code does with a skill's text and tools (SKL607-SKL609, the ``claude-code``
 profile, tag ``guidance``; issue 39), tuned on real skills to keep false positives rare (the
 lint README records each rule's count on the corpus and the library, and what a hand-read
 sample found).
@@ -9,7 +9,6 @@ sample found).
   and runs the command that does it, without ``disable-model-invocation: true``.
 - SKL609 ``claude-tools``: ``allowed-tools`` / ``disallowed-tools`` naming a tool Claude Code
   does not have (the tool names are the ``claude`` target's dialect record in skillc-index).
-- SKL610 ``claude-filled-in``: what Claude Code fills in when it loads SKILL.md
   (``!`cmd```, ``$ARGUMENTS``), which the stub a build deploys does not hold.
 """
 
@@ -84,30 +83,6 @@ def argument_in_code(skill: Skill, options: Options) -> Findings:
                 line=number,
                 column=line.find(found) + 1 if found in line else None,
             )
-
-
-# -- SKL610 what Claude Code fills in, which a stub does not hold ------------------------------
-
-
-def filled_in(skill: Skill, options: Options) -> Findings:
-    """SKL610: SKILL.md holds what Claude Code fills in when it loads the skill (a
-    ``!`cmd``` dynamic-context command, ``$ARGUMENTS``, ``${CLAUDE_SESSION_ID}``...:
-    :func:`skillc_index.markdown.preprocessing.claude_fills`), which the stub ``skc build``
-    deploys does not hold: one finding, at the first such line, counting the others."""
-    from skillc_index.markdown.preprocessing import claude_fills
-
-    start = skill.skill_md.frontmatter.body_start
-    fills = claude_fills(skill.lines(SKILL_FILE)[start - 1 :], frontmatter(skill), start)
-    if not fills:
-        return
-    first = fills[0]
-    kind = "a dynamic-context command" if first.command else "a placeholder"
-    more = f" (and {len(fills) - 1} more lines)" if len(fills) > 1 else ""
-    yield Finding(
-        f"'{first.form}' is {kind} Claude Code fills in when it loads SKILL.md{more}: the "
-        "stub skc build deploys holds none of them, so they reach the model unfilled",
-        line=first.line,
-    )
 
 
 # -- SKL608 side effects without disable-model-invocation ----------------------------------------
@@ -292,20 +267,6 @@ RULES: tuple[Rule, ...] = (
         "Use Claude Code's tool names (code.claude.com/docs/en/tools-reference), "
         "mcp__server__tool for an MCP server's tool; keep another agent's names in a skill "
         "for that agent.",
-        category="claude-code",
-    ),
-    guidance_rule(
-        "SKL610",
-        "claude-filled-in",
-        filled_in,
-        "SKILL.md holds no !`cmd` or $ARGUMENTS a deployed stub would lose.",
-        "Claude Code runs a skill's !`command` lines and fills in $ARGUMENTS, $N, named "
-        "arguments and ${CLAUDE_SESSION_ID} in the SKILL.md it loads. skc build deploys a "
-        "stub in its place, which holds none of them: the model reads them unfilled "
-        "through skc show, and no command's output is injected.",
-        "Deploy the skill to Claude Code as its source (a plain copy in .claude/skills) "
-        "rather than with skc build, or write the step as an instruction the model "
-        "follows (run `gh pr diff`) instead of a command Claude Code runs.",
         category="claude-code",
     ),
 )
