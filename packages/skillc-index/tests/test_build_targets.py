@@ -734,7 +734,9 @@ def test_a_global_build_deploys_where_claude_code_and_opencode_read_then(
     folder, and OpenCode its global ones in ``$XDG_CONFIG_HOME/opencode/skills``: a global
     build wrote ``~/.claude/skills`` and ``~/.config/opencode/skills``, which neither read,
     and ``list --agent claude`` said Claude saw the skill. A deployment made before the
-    variable was set stays where it is and is still listed, not as Claude's."""
+    variable was set stays where it is and is still listed, not as Claude's. Under
+    ``$SKILLC_HOME`` (every test's), a variable leading out of it is not followed: the home's
+    own folder is written (DECISIONS: every global path under ``$SKILLC_HOME``)."""
     source = write_skill(tmp_path / "src" / "gskill", "gskill", "A global skill for deploys.")
     run = cli("skillc-index", script=True)
     done = run("build", str(source), "--global", "-t", "claude", cwd=tmp_path)
@@ -742,14 +744,14 @@ def test_a_global_build_deploys_where_claude_code_and_opencode_read_then(
     old = home / ".claude/skills/gskill"
     assert (old / "SKILL.md").is_file()
     moved = {
-        "CLAUDE_CONFIG_DIR": str(tmp_path / "ccfg"),
-        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+        "CLAUDE_CONFIG_DIR": str(home / "ccfg"),
+        "XDG_CONFIG_HOME": str(home / "xdg"),
     }
     done = run("build", "gskill", "--global", "-t", "claude,opencode", env_extra=moved)
     assert done.returncode == 0, done.stderr
     assert "reads gskill" not in done.stderr  # OpenCode reads no $CLAUDE_CONFIG_DIR
-    assert (tmp_path / "ccfg/skills/gskill/SKILL.md").is_file()
-    assert (tmp_path / "xdg/opencode/skills/gskill/SKILL.md").is_file()
+    assert (home / "ccfg/skills/gskill/SKILL.md").is_file()
+    assert (home / "xdg/opencode/skills/gskill/SKILL.md").is_file()
     assert not (home / ".config/opencode/skills/gskill").exists()
     assert (old / "SKILL.md").is_file()  # not skillc's to move: a build removes no target's
     listed = run("list", "--scope", "global", "--format", "json", env_extra=moved)
@@ -757,10 +759,15 @@ def test_a_global_build_deploys_where_claude_code_and_opencode_read_then(
     (skill,) = json.loads(listed.stdout)["skills"]
     where = {loc["path"]: loc["agent"] for loc in skill["locations"] if loc["kind"] == "agent"}
     assert where == {
-        str(tmp_path / "ccfg/skills/gskill"): "claude",
-        str(tmp_path / "xdg/opencode/skills/gskill"): "opencode",
+        str(home / "ccfg/skills/gskill"): "claude",
+        str(home / "xdg/opencode/skills/gskill"): "opencode",
         str(old): "copilot",  # Copilot reads ~/.claude/skills whatever the variable says
     }
+    outside = {"CLAUDE_CONFIG_DIR": str(tmp_path / "real-claude")}
+    done = run("build", "gskill", "--global", "-t", "claude", env_extra=outside)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "real-claude").exists()
+    assert (old / "SKILL.md").is_file()
 
 
 def test_a_claude_deployment_of_a_skill_claude_code_fills_in_is_warned(

@@ -1014,7 +1014,7 @@ def test_claude_codes_user_skills_follow_claude_config_dir(
     there); ``~/.claude/skills`` is still read, as the folder Copilot reads, not Claude's."""
     from skillc_index import resolve_skill
 
-    config_dir = tmp_path / "claude-work"
+    config_dir = home / "claude-work"  # in $SKILLC_HOME: a write follows no variable out of it
     write(config_dir / "skills/mine")
     layout = Layout.discover(project, {**env, "CLAUDE_CONFIG_DIR": str(config_dir)})
     read = {root.path: root for root in installed_folders(layout)}

@@ -489,10 +489,18 @@ def agent_home_folder(agent: str, layout: Layout) -> Path:
     """The global skills folder of ``agent``, a built-in target whose home an environment
     variable moves (``AgentTarget.own_home``): ``claude``'s is ``skills`` of
     :func:`claude_home`, ``opencode``'s ``skills`` of :func:`opencode_home`. Builds and
-    routes deploy there and the inventory reads it, so both name the folder the agent reads."""
-    if agent == "opencode":
-        return opencode_home(layout) / "skills"
-    return claude_home(layout) / "skills"
+    routes deploy there and the inventory reads it, so both name the folder the agent reads.
+    Under ``$SKILLC_HOME`` (the home of every global path, agent folders included:
+    DECISIONS), a folder the variable leads out of it is not followed: the home's own."""
+    opencode = agent == "opencode"
+    folder = (opencode_home(layout) if opencode else claude_home(layout)) / "skills"
+    own = layout.own_home
+    if own is not None and layout.home != own:  # $SKILLC_HOME set
+        from skillc_index.files import inside
+
+        if not inside(os.path.realpath(folder), os.path.realpath(layout.home)):
+            return layout.home / (".config/opencode" if opencode else ".claude") / "skills"
+    return folder
 
 
 def moved_home_folders(layout: Layout) -> tuple[Root, ...]:
@@ -507,8 +515,9 @@ def moved_home_folders(layout: Layout) -> tuple[Root, ...]:
         if target.own_home is None:
             continue
         default = target.folder("global", layout.home, layout.home)
-        if default is not None and default != target.folder(
-            "global", layout.home, layout.home, layout
+        moved = target.folder("global", layout.home, layout.home, layout)
+        if default is not None and (
+            moved is None or os.path.realpath(default) != os.path.realpath(moved)
         ):
             reader = next((name for name, t in KNOWN_TARGETS.items() if agent in t.reads), None)
             roots.append(Root(default, "agent", "global", reader))
