@@ -5,10 +5,10 @@ fenced block opened with ```` ```! ````) and the argument and session placeholde
 (``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N``, a named ``$argument`` the ``arguments`` field
 declares, ``${CLAUDE_SESSION_ID}``, ``${CLAUDE_EFFORT}``). Claude Code fills them in the
 SKILL.md it loads, which a build deploys as the stub: :func:`claude_fills` finds them, for
-the build's warning and skillc-lint's SKL610. Nothing is run. ``${CLAUDE_SKILL_DIR}`` is left
-out: the stub's ``skc exec`` runs a skill's files from its folder. And whether the skill's
-``allowed-tools`` pre-approve the stub's ``skc`` commands (:func:`claude_allows_skc`: else
-Claude Code asks before each). Standard library only."""
+the build's warning (no lint rule: only a stub loses them). Nothing is run.
+``${CLAUDE_SKILL_DIR}`` is left out: the stub's ``skc exec`` runs a skill's files from its
+folder. And whether the skill's ``allowed-tools`` pre-approve the stub's ``skc`` commands
+(:func:`claude_allows_skc`: else Claude Code asks before each). Standard library only."""
 
 from __future__ import annotations
 
