@@ -494,12 +494,13 @@ def agent_home_folder(agent: str, layout: Layout) -> Path:
     DECISIONS), a folder the variable leads out of it is not followed: the home's own."""
     opencode = agent == "opencode"
     folder = (opencode_home(layout) if opencode else claude_home(layout)) / "skills"
+    default = layout.home / (".config/opencode" if opencode else ".claude") / "skills"
     own = layout.own_home
-    if own is not None and layout.home != own:  # $SKILLC_HOME set
+    if folder != default and own is not None and layout.home != own:  # moved, $SKILLC_HOME set
         from skillc_index.files import inside
 
-        if not inside(os.path.realpath(folder), os.path.realpath(layout.home)):
-            return layout.home / (".config/opencode" if opencode else ".claude") / "skills"
+        if not inside(str(folder), str(layout.home)):  # as written: no file looked at
+            return default
     return folder
 
 
@@ -516,8 +517,9 @@ def moved_home_folders(layout: Layout) -> tuple[Root, ...]:
             continue
         default = target.folder("global", layout.home, layout.home)
         moved = target.folder("global", layout.home, layout.home, layout)
-        if default is not None and (
-            moved is None or os.path.realpath(default) != os.path.realpath(moved)
+        if default is not None and (  # as written first: a real path only when they differ
+            moved is None
+            or (default != moved and os.path.realpath(default) != os.path.realpath(moved))
         ):
             reader = next((name for name, t in KNOWN_TARGETS.items() if agent in t.reads), None)
             roots.append(Root(default, "agent", "global", reader))
