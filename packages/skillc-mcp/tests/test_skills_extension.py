@@ -604,6 +604,43 @@ def test_listing_pages_with_stable_cursors(
         client.close()
 
 
+def test_a_plugin_turned_off_by_managed_settings_or_its_manifest_leaves_the_listing(
+    server_command: list[str],
+    project: Path,
+    skills_home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    """The managed settings file (there or not, its folder too) and each plugin's
+    ``.claude-plugin/plugin.json`` are watched as Claude Code's other settings files: an
+    admin turning a plugin off in managed-settings.json, or its manifest made invalid, while
+    the server runs, leaves the listing at the next request, and undone, it comes back (the
+    server listed the old set until another change of the inventory)."""
+    managed = tmp_path / "managed" / "managed-settings.json"
+    manifest = tmp_path / "plugins" / "tooling" / ".claude-plugin" / "plugin.json"
+    environ = {**env, "SKILLC_CLAUDE_MANAGED_SETTINGS": str(managed)}
+    client = WireClient(server_command, project, environ, tmp_path / "server.log")
+
+    def plugins() -> list[str]:
+        result = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        return [s["uri"] for s in result["skills"] if s["uri"].startswith("skill://tooling/")]
+
+    try:
+        assert plugins() == ["skill://tooling/gamma/SKILL.md"]
+        managed.parent.mkdir()
+        managed.write_text('{"enabledPlugins": {"tooling@market": false}}', encoding="utf-8")
+        assert plugins() == []
+        managed.unlink()
+        assert plugins() == ["skill://tooling/gamma/SKILL.md"]
+        manifest.parent.mkdir()
+        manifest.write_text("{not json", encoding="utf-8")
+        assert plugins() == []
+        manifest.write_text('{"name": "tooling"}', encoding="utf-8")
+        assert plugins() == ["skill://tooling/gamma/SKILL.md"]
+    finally:
+        assert client.close() == 0, client.stderr()
+
+
 def test_a_page_of_skills_with_long_file_names_stays_within_its_size() -> None:
     """A ``skills/list`` page counted 150 characters a file whatever its URI's length: 12
     skills of 512 files with 2,000-character paths made one 12.8 MB page (the README says

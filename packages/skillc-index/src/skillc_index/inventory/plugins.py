@@ -26,6 +26,8 @@ from skillc_index.inventory.folders import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from skillc_index.layout import Layout, Scope
 
 __all__ = [
@@ -50,6 +52,8 @@ __all__ = [
     "managed_settings_file",
     "manifest_problem",
     "plugin_folders",
+    "plugin_manifests",
+    "plugin_settings_files",
     "plugin_version_parts",
     "plugins_turned_on",
     "settings_files",
@@ -171,6 +175,18 @@ def manifest_problem(plugin: Path) -> str | None:
     return f"its {PLUGIN_MANIFEST} {problem}"
 
 
+def plugin_manifests(roots: Iterable[Root]) -> tuple[Path, ...]:
+    """The manifest (:data:`PLUGIN_MANIFEST`) of each Claude Code plugin among ``roots`` (its
+    ``skills`` folder's parent's: :func:`claude_plugin_folders`), loaded or left out for it
+    (:func:`manifest_problem`): one a plugin turned on here, which a long-running process
+    watches (the MCP server's served skills) with :func:`plugin_settings_files`."""
+    return tuple(
+        root.path.parent / PLUGIN_MANIFEST
+        for root in roots
+        if root.kind == "plugin" and root.agent == NESTED_AGENT
+    )
+
+
 def known_marketplaces(layout: Layout) -> frozenset[str] | None:
     """The marketplaces Claude Code knows (the keys of :data:`KNOWN_MARKETPLACES` of
     :func:`claude_home`); None when the file is not there, cannot be read or is no JSON
@@ -286,6 +302,14 @@ def managed_settings_file(layout: Layout) -> Path | None:
     return None if found is None else Path(found)
 
 
+def plugin_settings_files(layout: Layout) -> tuple[Path, ...]:
+    """The settings files that turn Claude Code's plugins on here, the weakest first:
+    :func:`settings_files`, then the :func:`managed_settings_file` (whether it is there or
+    not): what :func:`plugins_turned_on` reads, and a long-running process watches."""
+    managed = managed_settings_file(layout)
+    return (*settings_files(layout), *([managed] if managed else []))
+
+
 def plugins_turned_on(layout: Layout) -> frozenset[str]:
     """The plugins (``name@marketplace``) that Claude Code's settings turn on here, the only
     ones it loads: those whose ``enabledPlugins`` value is ``true`` in the strongest of the
@@ -300,8 +324,7 @@ def plugins_turned_on(layout: Layout) -> frozenset[str]:
     from skillc_index.bounded_json import read_json_bounded
 
     enabled: dict[str, object] = {}
-    managed = managed_settings_file(layout)
-    for path in (*settings_files(layout), *([managed] if managed else [])):  # weakest first
+    for path in plugin_settings_files(layout):  # the weakest first
         try:
             data = read_json_bounded(path, max_bytes=MAX_SETTINGS_BYTES)
         except (OSError, ValueError):
