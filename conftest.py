@@ -15,6 +15,7 @@ the standard library, pytest and ``skillc_index`` (which every distribution depe
   ``write_manifest``: a build's manifest for it, without the build.
 - ``postgres_server``, ``postgres_url``: a real PostgreSQL server for the team-store tests.
 - ``line_within``: the next line a child process writes, or the test fails (never hangs).
+- ``fill_access_log``: an access log of one row made 100,000 rows long (:func:`fill_access_log`).
 - ``read_sizes``: the sizes of the reads of the files a wrapped opener opens.
 - ``owned_by``: a path made to look another user's to skillc's owner check, whoever runs.
 - ``swap_at``: a folder swapped for a symlink out the first time ``os`` is asked of it (a
@@ -36,7 +37,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -466,6 +467,30 @@ def sqlite_connect() -> Iterator[Callable[..., sqlite3.Connection]]:
     yield connect
     while opened:
         opened.pop().close()
+
+
+def fill_access_log(log: Path, rows: int = 100_000) -> Path:
+    """The access log at ``log``, holding one row, made ``rows`` rows long by one recursive SQL
+    INSERT of copies of that row (run ids ``r1``, ``r2``...): a long log in a second, where
+    the kit's log writer takes minutes. What a test of an upload interrupted once a batch is
+    stored sends (a real Ctrl-C to ``sync --to``). Returns ``log``."""
+    with closing(sqlite3.connect(log)) as db, db:
+        assert db.execute("SELECT COUNT(*) FROM access_log").fetchone() == (1,), log
+        db.execute(
+            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
+            " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+            " SELECT timestamp, 'r' || i, command, skill, skill_path, cwd, args"
+            " FROM access_log, n",
+            (rows - 1,),
+        )
+    return log
+
+
+@pytest.fixture(name="fill_access_log")
+def fill_access_log_fixture() -> Callable[..., Path]:
+    """:func:`fill_access_log`, for the packages' tests and ``tests/`` alike (the root conftest
+    is no module they import)."""
+    return fill_access_log
 
 
 @pytest.fixture

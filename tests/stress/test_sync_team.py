@@ -26,6 +26,7 @@ def _team_rows(url: str) -> int:
 def test_a_ctrl_c_of_skc_sync_to_names_skc_in_what_sends_the_rest(
     postgres_url: str,
     write_skill: Callable[..., Path],
+    fill_access_log: Callable[[Path], Path],
     script_path: Callable[[str], Path],
     clean_env: dict[str, str],
     home: Path,
@@ -46,15 +47,7 @@ def test_a_ctrl_c_of_skc_sync_to_names_skc_in_what_sends_the_rest(
         for path in home.rglob("*")
         if path.is_file() and path.read_bytes()[:16] == b"SQLite format 3\x00"
     ]
-    log = next(path for path in logs if _has_access_log(path))
-    with sqlite3.connect(log) as db:
-        db.execute(
-            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
-            " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)"
-            " SELECT timestamp, 'r' || i, command, skill, skill_path, cwd, args"
-            " FROM access_log, n"
-        )
-    db.close()
+    fill_access_log(next(path for path in logs if _has_access_log(path)))
     process = subprocess.Popen(
         [skc, "sync", "--to", postgres_url], cwd=project, env=clean_env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -401,6 +401,64 @@ def test_a_ctrl_c_during_an_upload_through_two_connections_takes_no_more_logs(
     rollups_match_rows(postgres_url)
 
 
+def _ctrl_c_in_the_first_batches(
+    postgres_url: str,
+    demo: ResolvedSkill,
+    layout: Layout,
+    log_rows: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    twice: bool = False,
+) -> tuple[list[int], _team.UploadReport]:
+    """Two logs of ``demo`` (50 and 40 rows, batches of 5) uploaded through two connections,
+    and a real SIGINT to the main thread once both workers are storing their first batch
+    (with ``twice``, a second one while it joins them); the workers go on after it. Returns
+    the sizes of the batches copied and the report of the
+    :class:`~skillc_stats._team.UploadInterrupted` raised, the real copy put back; the
+    upload has put back the SIGINT handler it found."""
+    import signal
+    import time
+
+    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
+    log_rows(*numbered(demo, 0, 50))
+    log_rows(*numbered(demo, 0, 40), to=primary_log(other_runtime(layout, demo) / "demo"))
+    interrupted, signalled = threading.Event(), threading.Event()
+    both, copies = threading.Barrier(2, timeout=60), []
+    copy = _team.TeamStore._copy
+
+    def ctrl_c(*args: Any) -> None:
+        interrupted.set()
+        raise KeyboardInterrupt
+
+    def first_interrupted(store: _team.TeamStore, batch: list[Any]) -> None:
+        copies.append(len(batch))
+        if len(copies) <= 2:  # each worker's first batch: a Ctrl-C once both are storing
+            if both.wait() == 0:
+                main = threading.main_thread().ident or 0
+                time.sleep(0.3)  # the main thread waits for the workers
+                signal.pthread_kill(main, signal.SIGINT)
+                assert interrupted.wait(60)
+                time.sleep(0.3)  # the main thread tells the workers to end and joins them
+                if twice:
+                    signal.pthread_kill(main, signal.SIGINT)
+                    time.sleep(0.5)  # (the main thread went on: counted, closed and saved)
+                signalled.set()
+            assert signalled.wait(60)
+        copy(store, batch)
+
+    monkeypatch.setattr(_team.TeamStore, "_copy", first_interrupted)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        with pytest.raises(_team.UploadInterrupted) as stopped:
+            upload_logs(postgres_url, layout, user="alice", machine="m1")
+        handler = signal.getsignal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert handler is ctrl_c
+    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
+    return copies, stopped.value.report
+
+
 def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
     postgres_url: str,
     demo: ResolvedSkill,
@@ -413,45 +471,14 @@ def test_a_ctrl_c_ends_each_connection_after_its_batch_and_says_what_is_stored(
     raises :class:`~skillc_stats._team.UploadInterrupted`, whose report holds the rows
     stored by then (the count, marked interrupted, and the warning saying so); the next
     upload sends the rest."""
-    import signal
-    import time
-
-    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
-    log_rows(*numbered(demo, 0, 50))
-    log_rows(*numbered(demo, 0, 40), to=primary_log(other_runtime(layout, demo) / "demo"))
-    interrupted, both, copies = threading.Event(), threading.Barrier(2, timeout=60), []
-    copy = _team.TeamStore._copy
-
-    def ctrl_c(*args: Any) -> None:
-        interrupted.set()
-        raise KeyboardInterrupt
-
-    def first_interrupted(store: _team.TeamStore, batch: list[Any]) -> None:
-        copies.append(len(batch))
-        if len(copies) <= 2:  # each thread's first batch: a Ctrl-C once both are storing
-            if both.wait() == 0:
-                time.sleep(0.3)  # the main thread waits for the threads
-                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
-            assert interrupted.wait(60)
-            time.sleep(0.3)  # the main thread tells the threads to end
-        copy(store, batch)
-
-    monkeypatch.setattr(_team.TeamStore, "_copy", first_interrupted)
-    previous = signal.signal(signal.SIGINT, ctrl_c)
-    try:
-        with pytest.raises(_team.UploadInterrupted) as stopped:
-            upload_logs(postgres_url, layout, user="alice", machine="m1")
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    copies, report = _ctrl_c_in_the_first_batches(postgres_url, demo, layout, log_rows, monkeypatch)
     assert copies == [5, 5]  # the batch each thread was storing, no other
-    report = stopped.value.report
     assert report.interrupted and report.added == team_count(postgres_url) == 10
     assert report.to_dict()["interrupted"] and report.to_dict()["added"] == 10
     assert sorted(log.added for log in report.logs) == [5, 5]
     assert [notice.text for notice in report.warnings] == [
         f"interrupted: 10 entries stored in {report.store}; the next 'skc sync --to' sends the rest"
     ]
-    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
     again = upload_logs(postgres_url, layout, user="alice", machine="m1")
     assert not again.interrupted and again.added == 80
     assert team_count(postgres_url) == 90
@@ -470,48 +497,12 @@ def test_a_second_ctrl_c_while_the_workers_end_their_batch_is_deferred(
     workers still stored: the upload counted 0 entries stored, closed a connection a worker
     used and saved its claims while they changed), and the count reported is the rows the
     store holds, both batches committed after it."""
-    import signal
-    import time
-
-    monkeypatch.setattr(_team, "BATCH_ROWS", 5)
-    log_rows(*numbered(demo, 0, 50))
-    log_rows(*numbered(demo, 0, 40), to=primary_log(other_runtime(layout, demo) / "demo"))
-    interrupted, twice = threading.Event(), threading.Event()
-    both, copies = threading.Barrier(2, timeout=60), []
-    copy = _team.TeamStore._copy
-
-    def ctrl_c(*args: Any) -> None:
-        interrupted.set()
-        raise KeyboardInterrupt
-
-    def interrupted_twice(store: _team.TeamStore, batch: list[Any]) -> None:
-        copies.append(len(batch))
-        if len(copies) <= 2:  # each worker's first batch: two Ctrl-Cs once both are storing
-            if both.wait() == 0:
-                main = threading.main_thread().ident or 0
-                time.sleep(0.3)  # the main thread waits for the workers
-                signal.pthread_kill(main, signal.SIGINT)
-                assert interrupted.wait(60)
-                time.sleep(0.3)  # the main thread joins the workers
-                signal.pthread_kill(main, signal.SIGINT)
-                time.sleep(0.5)  # (the main thread went on: counted, closed and saved)
-                twice.set()
-            assert twice.wait(60)
-        copy(store, batch)
-
-    monkeypatch.setattr(_team.TeamStore, "_copy", interrupted_twice)
-    previous = signal.signal(signal.SIGINT, ctrl_c)
-    try:
-        with pytest.raises(_team.UploadInterrupted) as stopped:
-            upload_logs(postgres_url, layout, user="alice", machine="m1")
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    assert signal.getsignal(signal.SIGINT) is previous
+    copies, report = _ctrl_c_in_the_first_batches(
+        postgres_url, demo, layout, log_rows, monkeypatch, twice=True
+    )
     assert copies == [5, 5]
-    report = stopped.value.report
     assert report.ok and sorted(log.added for log in report.logs) == [5, 5]
     assert report.added == team_count(postgres_url) == 10
-    monkeypatch.setattr(_team.TeamStore, "_copy", copy)
     assert upload_logs(postgres_url, layout, user="alice", machine="m1").added == 80
     rollups_match_rows(postgres_url)
 
@@ -582,6 +573,7 @@ def test_a_ctrl_c_of_sync_to_says_what_was_stored_and_exits_130(
     demo: ResolvedSkill,
     layout: Layout,
     log_rows: Callable[..., Path],
+    fill_access_log: Callable[[Path], Path],
     clean_env: dict[str, str],
     project: Path,
 ) -> None:
@@ -591,20 +583,11 @@ def test_a_ctrl_c_of_sync_to_says_what_was_stored_and_exits_130(
     marked ``interrupted`` with that count. The next upload sends the rest."""
     import json
     import signal
-    import sqlite3
     import subprocess
     import sys
     import time
 
-    log = log_rows(*numbered(demo, 0, 1))
-    with sqlite3.connect(log) as db:
-        db.execute(
-            "INSERT INTO access_log (timestamp, run_id, command, skill, skill_path, cwd, args)"
-            " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)"
-            " SELECT timestamp, 'r' || i, command, skill, skill_path, cwd, args"
-            " FROM access_log, n"
-        )
-    db.close()
+    fill_access_log(log_rows(*numbered(demo, 0, 1)))
     _team.TeamStore(postgres_url).close()  # (the schema made: its rows counted from the start)
 
     def interrupted(*extra: str) -> tuple[subprocess.CompletedProcess[str], int]:
