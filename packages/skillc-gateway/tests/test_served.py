@@ -849,6 +849,42 @@ def test_pages_of_nested_and_refused_skills_walk_the_whole_listing_in_order(
         served.close()
 
 
+def test_a_page_after_the_longest_cursor_makes_no_prefix_of_it_but_a_skill_path_long(
+    tmp_path: Path, write_skill: WriteSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``page(after)`` builds the skills before ``after`` whose nested skills sort after it
+    (``alpha/inner`` after ``alpha-x...``: ``alpha`` is a prefix of it): it made every
+    prefix of ``after`` to look them up, 134M characters for the longest (16,384). Only the
+    prefixes as long as a skill path of the inventory are made now, and the page is the
+    same: ``alpha``'s nested skill, then ``beta``."""
+    from skillc_gateway.served import MAX_AFTER_CHARS
+
+    skills = tmp_path / "home" / ".claude" / "skills"
+    for name in ("alpha", "alpha-x", "beta"):
+        write_skill(skills / name, heading=False)
+    write_skill(skills / "alpha" / "inner", heading=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    layout = Layout.discover(project, {"SKILLC_HOME": str(tmp_path / "home")})
+    asked: list[str] = []
+    ensure = ServedSkills._ensure
+
+    def recorded(self: ServedSkills, paths: Any, **kwargs: Any) -> Any:
+        paths = list(paths)
+        asked.extend(paths)
+        return ensure(self, paths, **kwargs)
+
+    monkeypatch.setattr(ServedSkills, "_ensure", recorded)
+    after = "alpha-" + "x" * (MAX_AFTER_CHARS - 6)
+    served = ServedSkills(lambda: layout, watch=False)
+    try:
+        entries, more = served.page(after, 5)
+    finally:
+        served.close()
+    assert ([entry.path for entry in entries], more) == (["alpha/inner", "beta"], None)
+    assert "alpha" in asked and sum(map(len, asked)) < 100  # (134,225,920 characters)
+
+
 def test_a_skill_reached_by_two_chains_is_woken_when_either_is_re_pointed(
     tmp_path: Path,
 ) -> None:

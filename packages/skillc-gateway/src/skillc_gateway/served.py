@@ -178,6 +178,7 @@ class ServedSkills:
         is no event of a watched folder), as the find catalog does."""
         self._paths: dict[str, InstalledSkill] | None = None
         self._order: list[str] = []  # the inventory's skill paths, sorted
+        self._lengths: list[int] = []  # the lengths those paths have, each once
         self._linked: dict[str, dict[str, Stamp | None]] = {}
         """Top-level skill path -> its files of more than one name (hard links) and their
         stamps: statted by the looks for changes, :data:`MAX_LINKED_STATS` a look (a write
@@ -312,6 +313,7 @@ class ServedSkills:
         if changed is None or "" in changed or self._paths is None or self._led_away(changed):
             self._paths = self._inventory()
             self._order = sorted(self._paths)  # the order pages take, built as they ask
+            self._lengths = sorted({len(path) for path in self._order})
         paths = self._paths
         again = {path for path in self._built if changed is None or path in changed}
         for path in list(self._built):
@@ -575,8 +577,9 @@ class ServedSkills:
         limit = checked("limit", limit, {"type": "integer", "minimum": 1})
         snapshot = self.snapshot(fresh=after is None, complete=False)
         first = 0 if after is None else bisect.bisect_right(self._order, after)
-        # a skill before ``after`` whose nested skills may sort after it: a prefix of it
-        todo = [after[:n] for n in range(1, len(after) + 1)] if after is not None else []
+        # a skill before ``after`` whose nested skills may sort after it: a prefix of it, of
+        # a length some skill path has (every prefix of the longest ``after``: 134M characters)
+        todo = [after[:n] for n in self._lengths if n <= len(after)] if after is not None else []
         while True:
             keys = list(snapshot.entries)
             start = 0 if after is None else bisect.bisect_right(keys, after)
