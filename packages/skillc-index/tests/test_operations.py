@@ -482,6 +482,28 @@ def test_fit_parts_leaves_out_an_item_too_long_alone_not_the_ones_after_it(
     assert kept == (False, True, True, True, True, False, False) and "4 of 7 n" in cut[0].text
 
 
+def test_a_reply_chars_that_is_no_integer_from_1_to_max_count_is_e100(
+    tmp_path: Path, home: Path
+) -> None:
+    """``Session(..., reply_chars=N)`` is public (this README): a negative or zero bound (every
+    list cut to nothing), a bool, a string (a ``TypeError`` at the first reply) or a bound
+    past :data:`~skillc_index.arguments.MAX_COUNT` was kept as given. Each is E100 naming
+    ``reply_chars``, as every other bound of the API; 1, ``5.0`` (JSON's integer) and None
+    (no bound) are taken."""
+    from skillc_index import format_diagnostic
+    from skillc_index.arguments import MAX_COUNT
+
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(home)})
+    for bad in (-5, 0, True, False, "100", 2.5, MAX_COUNT + 1, 10**30):
+        with pytest.raises(InvalidOption) as raised:
+            Session(layout, AccessLog(print), reply_chars=bad)  # type: ignore[arg-type]
+        assert raised.value.diagnostic.code == "E100", bad
+        assert "reply_chars must be " in format_diagnostic(raised.value.diagnostic), bad
+    for good, kept in ((1, 1), (5.0, 5), (MAX_COUNT, MAX_COUNT), (None, None)):
+        run = Session(layout, AccessLog(print), reply_chars=good)  # type: ignore[arg-type]
+        assert run.reply_chars == kept and type(run.reply_chars) is type(kept)
+
+
 @pytest.mark.parametrize("noticed", [False, True])
 def test_fit_parts_keeps_the_reply_with_its_warnings_within_the_bound(
     tmp_path: Path, home: Path, noticed: bool

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from skillc_index.arguments import MAX_COUNT, check_arguments
+from skillc_index.arguments import MAX_COUNT, check_arguments, checked
 from skillc_index.parameters import Param, fields, given, input_schema, property_name
 from skillc_index.parameters import checked_record as checked_record
 from skillc_index.parameters import checked_values as checked_values
@@ -156,11 +156,13 @@ class Session:
     and the front end's limits and hooks.
 
     ``reply_chars``: the most characters of file content one result may hold (the MCP server
-    sets it; None: no limit). ``progress``: ``progress(done, total)`` as a long command
-    works (the CLI's progress bar; None: not reported). ``check_targets``: called with the
-    layout and the deployment targets before a command writes anything to them, it raises
-    for one the front end may not write to (the MCP server: the model chooses the
-    arguments, the user chooses where the server may write; None: wherever the user asks).
+    sets it; None: no limit; E100 for one that is no integer from 1 to
+    :data:`~skillc_index.arguments.MAX_COUNT`). ``progress``: ``progress(done, total)`` as a
+    long command works (the CLI's progress bar; None: not reported). ``check_targets``:
+    called with the layout and the deployment targets before a command writes anything to
+    them, it raises for one the front end may not write to (the MCP server: the model
+    chooses the arguments, the user chooses where the server may write; None: wherever the
+    user asks).
     ``configured_stores_only``: a command reads a team store only when the configuration
     names it (the MCP server: a model does not choose which host the server connects to).
     ``confined_paths``: the folders and files a command is given (``find``'s ``path``, every
@@ -200,6 +202,8 @@ class Session:
     ) -> None:
         self.layout = layout
         self.log = log
+        if reply_chars is not None:  # a bound of every reply: checked as an argument is
+            reply_chars = checked("reply_chars", reply_chars, {"type": "integer", "minimum": 1})
         self.reply_chars = reply_chars
         self.progress = progress
         self.check_targets = check_targets
