@@ -103,6 +103,39 @@ def test_never_packaged_of_what_the_package_holds_is_nothing(
     assert never_packaged("node_modules", real) == "node_modules/, a folder skillc skips"
 
 
+def test_a_link_through_a_second_link_to_a_folder_is_a_warning(
+    layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``mirror -> refs`` (a second link to a folder: the walk takes ``refs/`` by its own path
+    only) left ``[a](mirror/x.md)`` broken in every package without a word, while
+    skillc-lint's SKL301 said so: :func:`~skillc_index.skill_files.never_packaged` says it
+    now, naming the link it goes through (``self -> .``, ``refs/up -> ..`` too), for both. A
+    file through it that is not there, the folder's own path and a symlink to a file (which
+    the package holds) are no concern."""
+    body = (
+        "[a](mirror/x.md) [b](mirror/) [c](mirror/gone.md) [d](refs/x.md) [e](self/SKILL.md)\n"
+        "[f](refs/up/refs/x.md) [g](x.md)\n"
+    )
+    folder = write_skill(project / "mirrored", body=body, files={"refs/x.md": "# X\n"})
+    (folder / "mirror").symlink_to("refs", target_is_directory=True)
+    (folder / "self").symlink_to(".", target_is_directory=True)
+    (folder / "refs" / "up").symlink_to("..", target_is_directory=True)
+    (folder / "x.md").symlink_to("refs/x.md")
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    said = [n.text for n in result.warnings if "broken in the package" in n.text]
+    why = "reached through '{}', a second link to a folder the skill has"
+    assert said == [
+        "mirrored: SKILL.md:8 links to 'mirror/x.md'" + LEFT_OUT.format(why.format("mirror")),
+        "mirrored: SKILL.md:8 links to 'mirror/'" + LEFT_OUT.format(why.format("mirror")),
+        "mirrored: SKILL.md:8 links to 'self/SKILL.md'" + LEFT_OUT.format(why.format("self")),
+        "mirrored: SKILL.md:9 links to 'refs/up/refs/x.md'"
+        + LEFT_OUT.format(why.format("refs/up")),
+    ]
+    with zipfile.ZipFile(tmp_path / "out" / "mirrored.zip") as archive:
+        names = sorted(archive.namelist())
+    assert names == ["mirrored/SKILL.md", "mirrored/refs/x.md", "mirrored/x.md"]
+
+
 def test_a_link_through_claudes_placeholders_is_read_as_claude_reads_it(
     layout: Layout, project: Path, write_skill: Callable[..., Path], tmp_path: Path
 ) -> None:

@@ -80,3 +80,32 @@ def test_package_and_lint_agree_without_substitutions(
     found"), no link to what the package leaves out; ``.notes/x.md`` is, for both."""
     packaged, linted = _linked(tmp_path, write_skill, "well-known", "agentskills")
     assert packaged == linted == {("SKILL.md", 8, ".notes/x.md")}
+
+
+def test_package_and_lint_agree_on_a_link_through_a_second_link_to_a_folder(
+    tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``mirror -> refs`` (the walk takes ``refs/`` by its own path only): SKL301 named
+    ``[a](mirror/x.md)`` while ``skc package`` said nothing of it, and said "... never
+    packaged" of ``[c](mirror/gone.md)``, which is not there. Both name the links through
+    it now, by one function (:func:`~skillc_index.skill_files.never_packaged`), and SKL301
+    says the missing one is not found, and nothing more."""
+    body = "[a](mirror/x.md) [b](mirror/) [c](mirror/gone.md) [d](refs/x.md)\n"
+    folder = write_skill(tmp_path / "mirrored", body=body, files={"refs/x.md": "# X\n"})
+    (folder / "mirror").symlink_to("refs", target_is_directory=True)
+    layout = Layout.discover(tmp_path, {"SKILLC_HOME": str(tmp_path / "home")})
+    result = package_skills([str(folder)], layout, fmt="upload", output=tmp_path / "out")
+    packaged = {
+        (match["file"], int(match["line"]), match["link"])
+        for notice in result.warnings
+        if "broken in the package" in notice.text and (match := _PACKAGE.match(notice.text))
+    }
+    found = [
+        d for d in lint_skill(folder, registry=default_registry("agentskills")).diagnostics
+        if d.rule == "SKL301"
+    ]  # fmt: skip
+    linted = {(d.file, d.line, match["link"]) for d in found if (match := _LINT.match(d.message))}
+    assert packaged == linted == {("SKILL.md", 8, "mirror/x.md"), ("SKILL.md", 8, "mirror/")}
+    assert [d.message for d in found if "gone" in d.message] == [
+        "link target not found: 'mirror/gone.md'"
+    ]

@@ -145,7 +145,10 @@ def never_packaged(rel: str, real_root: str) -> str:
     :func:`~skillc_index.layout.not_packaged` leaves out (``evals/``, ``*.pyc``), of ``rel``
     or of where it leads (``notes.md -> .notes/x.md``, ``deps/x.js`` through ``deps ->
     node_modules``; a symlink to one file of a skipped folder is that file, as the walk takes
-    it). What the ``.gitignore`` files exclude is :class:`~skillc_index.glob.IgnoreRules`'s."""
+    it); and a path through a symlink to a folder of the skill, or that symlink (``mirror/x.md``
+    through ``mirror -> refs``: the walk takes each folder once, by its own path, and lists
+    such a symlink in :attr:`SkillFiles.second_links`). What the ``.gitignore`` files exclude
+    is :class:`~skillc_index.glob.IgnoreRules`'s."""
     from skillc_index.files import real_path
 
     real = real_path(f"{real_root}/{rel}")
@@ -157,7 +160,26 @@ def never_packaged(rel: str, real_root: str) -> str:
     parent = rel.rpartition("/")[0]  # reached through a symlink to a folder: the walk's rule
     through = parent and real_path(f"{real_root}/{parent}") != f"{real_root}/{parent}"
     why = _left_out(target, real_root, folder=folder, skipped=folder or bool(through), named=False)
-    return why and f"leads to '{target}', {why}"
+    if why:
+        return f"leads to '{target}', {why}"
+    link = _folder_link(rel if folder else parent, real_root)
+    return link and f"reached through '{link}', a second link to a folder the skill has"
+
+
+def _folder_link(rel: str, real_root: str) -> str:
+    """The first part of the path ``rel`` (a folder's; ``rel`` itself the last) that is a
+    symlink, when it leads to a folder of the skill at ``real_root``: the walk lists it in
+    :attr:`SkillFiles.second_links`, not what it holds; ``""`` for none."""
+    from skillc_index.files import real_path
+
+    parts = rel.split("/") if rel else []
+    for end in range(1, len(parts) + 1):
+        path = f"{real_root}/{'/'.join(parts[:end])}"
+        if os.path.islink(path):  # noqa: PTH114
+            leads = real_path(path)
+            linked = inside(leads, real_root) and os.path.isdir(leads)  # noqa: PTH112
+            return "/".join(parts[:end]) if linked else ""
+    return ""
 
 
 def _left_out(rel: str, real_root: str, *, folder: bool, skipped: bool, named: bool) -> str:

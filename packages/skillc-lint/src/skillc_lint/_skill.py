@@ -331,10 +331,13 @@ class Skill:
 
     def exists(self, rel: str) -> bool:
         """Whether a normalized relative path names a file or folder of the skill (one out of
-        scope, a hidden file say, looked up on disk; never one :meth:`excluded`)."""
+        scope, a hidden file say, looked up on disk; never one :meth:`excluded`, nor one a
+        symlink of :attr:`second_links` leads to: the walk lists neither)."""
         if rel in self.folders or rel in self.files:
             return True
-        return not self.excluded(rel) and bool(self._probe("exists", rel))
+        if self.excluded(rel) or any(f"{rel}/".startswith(f"{s}/") for s in self.second_links):
+            return False
+        return bool(self._probe("exists", rel))
 
     def on_disk(self, rel: str) -> bool:
         """Whether a normalized relative path is on disk in the skill's folder, a part of the
@@ -343,16 +346,16 @@ class Skill:
 
     def excluded(self, rel: str) -> str:
         """Why a path that may be on disk is no part of the skill (``""``: nothing says so): the
-        skill's ``.gitignore`` excludes it, or a symlink of :attr:`second_links` leads to it."""
+        skill's ``.gitignore`` excludes it."""
         if rel in self.ignored or any(path.startswith(f"{rel}/") for path in self.ignored):
             return "the skill's .gitignore excludes it"
-        second = next((link for link in self.second_links if f"{rel}/".startswith(f"{link}/")), "")
-        return second and f"reached through '{second}', a second link to a folder the skill has"
+        return ""
 
     def never_packaged(self, rel: str) -> str:
         """Why every package leaves out the path ``rel`` of the skill, there or not (``""``:
         nothing says so): :func:`~skillc_index.skill_files.never_packaged`, what ``skc
-        package`` warns of a link to (hidden, ``evals/``, ``*.pyc``, a folder it skips)."""
+        package`` warns of a link to (hidden, ``evals/``, ``*.pyc``, a folder it skips, a
+        second link to a folder)."""
         why: str = self._probe("never_packaged", rel)
         return why
 

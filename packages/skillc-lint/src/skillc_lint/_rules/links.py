@@ -20,21 +20,25 @@ __all__ = ["link_anchor_exists", "link_file_exists", "link_no_escape", "no_orpha
 
 def link_file_exists(skill: Skill, options: Options) -> Findings:
     """SKL301: relative links and images point at files (or folders) that exist, and that
-    are part of the skill (said so when not: its ``.gitignore`` files exclude it, or a second
-    symlink to a folder reaches it, or every package leaves it out, ``skc package``'s
-    :func:`~skillc_index.skill_files.never_packaged`: hidden, ``evals/``, ``*.pyc``; but for
-    a link of a file no package holds, one of ``evals/`` say: a target on disk is "never
-    packaged", one missing "not found"); one that exists composed
-    otherwise (NFC typed, NFD on disk) is named, escaped, as the one it differs from in Unicode
-    normalisation only. A bare placeholder, ``[links](url)`` in example text, is no link
+    are part of the skill (said so when not: its ``.gitignore`` files exclude it, or every
+    package leaves it out, ``skc package``'s
+    :func:`~skillc_index.skill_files.never_packaged`: hidden, ``evals/``, ``*.pyc``, reached
+    through a second symlink to a folder; but for a link of a file no package holds, one of
+    ``evals/`` say: a target on disk is "never packaged", one missing "not found", whatever
+    the path it takes); one that exists composed otherwise (NFC typed, NFD on disk) is
+    named, escaped, as the one it differs from in Unicode normalisation only. A bare
+    placeholder, ``[links](url)`` in example text, is no link
     (:func:`~fields.link_placeholder`)."""
     entries: tuple[str, ...] = ()  # the skill's files and folders, once a link needs them
     for link in skill.links:
-        missing = link.kind == "path" and not skill.exists(link.path)
-        if link.kind == "path" and not missing and not skill.not_packaged(link.source):
-            # there, but left out of every package (hidden, evals/, *.pyc): broken in it; a
-            # file no package holds (evals/'s own) links where it likes
-            why = skill.never_packaged(link.path)
+        if link.kind != "path":
+            continue
+        why = "" if skill.exists(link.path) else skill.excluded(link.path)  # (.gitignore's)
+        if not why and skill.on_disk(link.path):
+            # there, but left out of every package (hidden, evals/, *.pyc, through a second
+            # link to a folder): broken in it; a file no package holds (evals/'s own) links
+            # where it likes
+            why = "" if skill.not_packaged(link.source) else skill.never_packaged(link.path)
             if why:
                 yield Finding(
                     f"link target is never packaged: '{link.written.partition('#')[0]}' ({why})",
@@ -42,13 +46,12 @@ def link_file_exists(skill: Skill, options: Options) -> Findings:
                     link.line,
                     link.column,
                 )
-        elif missing and not fields.link_placeholder(link.written):
+        elif not fields.link_placeholder(link.written):  # missing, or .gitignore excludes it
             written = link.written.partition("#")[0]
             twin = None  # an ASCII path has no other normalisation
             if not link.path.isascii():
                 entries = entries or (*skill.files, *skill.folders)
                 twin = composed_match(link.path, entries)
-            why = skill.excluded(link.path)
             there = bool(why) and skill.on_disk(link.path)  # there, but no part of the skill
             differs = (
                 f" ({why})"
