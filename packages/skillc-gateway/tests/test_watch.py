@@ -242,6 +242,46 @@ def test_a_plugin_skill_found_through_the_server_is_named_as_in_process(
         )
 
 
+def test_a_plugin_claude_code_fails_to_load_is_not_found_with_or_without_the_server(
+    cli: Callable[..., Callable[..., Run]], gateway: Run, clean_env: dict[str, str],
+    project: Path, home: Path, write_skill: WriteSkill,
+) -> None:  # fmt: skip
+    """A plugin whose ``.claude-plugin/plugin.json`` is not valid JSON, which Claude Code
+    fails to load (``skc list`` skips it, ``show pl:review`` says why, the MCP listing leaves
+    it out): ``skillc-gateway find`` answered its skill as ``pl:review``, alone and through
+    the find server (the client's roots, sent to it, held the plugin's). Near miss: a plugin
+    with a valid manifest beside it is found, and this one once its manifest is valid."""
+    script = cli("skillc-gateway", script=True)
+    cache = home / ".claude" / "plugins" / "cache" / "mk"
+    write_skill(cache / "pl/1.0/skills/review", "review", "Review a pull request.")
+    write_skill(cache / "ok/1.0/skills/audit", "audit", "Audit a pull request.")
+    for plugin, text in (("pl", "{not json"), ("ok", '{"name": "ok"}')):
+        (cache / plugin / "1.0/.claude-plugin").mkdir()
+        (cache / plugin / "1.0/.claude-plugin/plugin.json").write_text(text, encoding="utf-8")
+    records = {
+        f"{plugin}@mk": [{"scope": "user", "installPath": str(cache / plugin / "1.0")}]
+        for plugin in ("pl", "ok")
+    }
+    plugins = home / ".claude" / "plugins" / "installed_plugins.json"
+    plugins.write_text(json.dumps({"version": 2, "plugins": records}), encoding="utf-8")
+    enabled = json.dumps({"enabledPlugins": dict.fromkeys(records, True)})
+    (home / ".claude" / "settings.json").write_text(enabled, encoding="utf-8")
+
+    def found(**env: str) -> list[str]:
+        done = script("find", "pull request", "--format", "json", env_extra=env)
+        assert done.returncode == 0, done.stderr
+        return sorted(skill["name"] for skill in json.loads(done.stdout)["skills"])
+
+    assert found(SKILLC_FIND_SERVER="0") == ["ok:audit"]
+    with server(clean_env, project, gateway):
+        before = queries(gateway)
+        assert found() == ["ok:audit"]
+        assert queries(gateway) == before + 1  # answered by the server
+        (cache / "pl/1.0/.claude-plugin/plugin.json").write_text("{}", encoding="utf-8")
+        assert found() == ["ok:audit", "pl:review"]
+        assert queries(gateway) == before + 2
+
+
 def test_the_server_names_a_skill_with_the_clients_agent_folders(
     gateway: Run, gateway_process: Run, clean_env: dict[str, str], project: Path, home: Path,
     write_skill: WriteSkill,

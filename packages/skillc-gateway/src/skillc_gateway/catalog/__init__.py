@@ -352,13 +352,15 @@ def find_roots(
     that is not a folder), a folder of the inventory among them (a store, an agent folder, a
     plugin's skills, under any name: matched by its real path) searched as one (its
     entries); else what is installed (the inventory's folders:
-    :func:`skillc_index.inventory.folders.search_roots`). ``confined`` (the caller is a
+    :func:`skillc_index.inventory.folders.search_roots`), but for a plugin its agent fails
+    to load (:attr:`~skillc_index.inventory.folders.Root.unloaded`: ``skc list`` skips it,
+    no name reads its skills). ``confined`` (the caller is a
     model): a path outside the folders a model may search is :class:`PathNotSearched`
     (E100: :mod:`skillc_index.inventory.reads`), and a linked entry of one leading out of
     them is not walked (:attr:`~skillc_index.inventory.folders.Root.allowed`); the command
     line's are followed."""
-    if not paths:
-        return search_roots(layout, configured)
+    if not paths:  # the folders whose skills the inventory serves
+        return tuple(root for root in search_roots(layout, configured) if root.unloaded is None)
     from skillc_index import expand_user, is_folder
     from skillc_index.inventory.folders import KnownRoots
     from skillc_index.inventory.reads import model_folders
