@@ -641,6 +641,61 @@ def test_a_plugin_turned_off_by_managed_settings_or_its_manifest_leaves_the_list
         assert client.close() == 0, client.stderr()
 
 
+def test_a_codex_plugin_turned_on_off_or_updated_while_the_server_runs_is_seen(
+    server_command: list[str],
+    project: Path,
+    skills_home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    """Codex's ``config.toml``, its plugin cache (there or not), each plugin folder it turns
+    on (its versions) and the manifests of the version loaded are watched as Claude Code's
+    settings and manifests are: a Codex plugin installed, turned off or on, its manifest
+    made invalid or valid, or a new version installed while the server runs changes the
+    next listing (the server listed the old set until another change of the inventory)."""
+    codex = skills_home / ".codex"
+    codex.mkdir()
+    config = codex / "config.toml"
+    config.write_text('[plugins."tools@mk"]\nenabled = true\n', encoding="utf-8")
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+
+    def installed(version: str, skill: str) -> Path:
+        """The plugin's version folder, made whole aside (then moved into place at once)."""
+        folder = tmp_path / "staging" / version
+        (folder / ".codex-plugin").mkdir(parents=True)
+        (folder / ".codex-plugin" / "plugin.json").write_text('{"name": "tools"}', "utf-8")
+        (folder / "skills" / skill).mkdir(parents=True)
+        text = f"---\nname: {skill}\ndescription: A Codex plugin's skill.\n---\n# {skill}\n"
+        (folder / "skills" / skill / "SKILL.md").write_text(text, encoding="utf-8")
+        return folder
+
+    def plugins() -> list[str]:
+        result = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        return [s["uri"] for s in result["skills"] if s["uri"].startswith("skill://tools/")]
+
+    try:
+        assert plugins() == []  # no plugin cache yet
+        staged = tmp_path / "staging" / "plugins"
+        (staged / "cache" / "mk" / "tools").mkdir(parents=True)
+        installed("1.0", "delta").rename(staged / "cache" / "mk" / "tools" / "1.0")
+        staged.rename(codex / "plugins")
+        assert plugins() == ["skill://tools/delta/SKILL.md"]
+        tools = codex / "plugins" / "cache" / "mk" / "tools"
+        config.write_text('[plugins."tools@mk"]\nenabled = false\n', encoding="utf-8")
+        assert plugins() == []
+        config.write_text('[plugins."tools@mk"]\nenabled = true\n', encoding="utf-8")
+        assert plugins() == ["skill://tools/delta/SKILL.md"]
+        manifest = tools / "1.0" / ".codex-plugin" / "plugin.json"
+        manifest.write_text("{not json", encoding="utf-8")
+        assert plugins() == []
+        manifest.write_text('{"name": "tools"}', encoding="utf-8")
+        assert plugins() == ["skill://tools/delta/SKILL.md"]
+        installed("2.0", "epsilon").rename(tools / "2.0")
+        assert plugins() == ["skill://tools/epsilon/SKILL.md"]
+    finally:
+        assert client.close() == 0, client.stderr()
+
+
 def test_a_page_of_skills_with_long_file_names_stays_within_its_size() -> None:
     """A ``skills/list`` page counted 150 characters a file whatever its URI's length: 12
     skills of 512 files with 2,000-character paths made one 12.8 MB page (the README says

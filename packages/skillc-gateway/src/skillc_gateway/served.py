@@ -42,9 +42,10 @@ symlink that led nowhere (and each listing stats the link), the inventory folder
 subfolders that are no skill yet (a skill installed folder first, its SKILL.md after), and
 the configuration files (the global and the project's ``config.toml``, and the project's
 ``pyproject.toml``: a ``[targets]`` folder added is an inventory folder; Claude Code's
-settings files, the managed one too, there or not: a plugin turned off is not served; the
-manifest of each Claude Code plugin turned on: one made invalid is not served), each by its
-name in its folder.
+settings files, the managed one too, there or not, and Codex's ``config.toml``: a plugin
+turned off is not served; the manifest of each plugin turned on, Claude Code's and
+Codex's: one made invalid is not served), each by its name in its folder, and Codex's
+plugin cache and the folder of each plugin turned on there (a version installed).
 """
 
 # Paths are str here, not pathlib: this runs over every file of every installed skill.
@@ -357,7 +358,7 @@ class ServedSkills:
         from skillc_index.config import PYPROJECT, load_config
         from skillc_index.inventory.entries import installed_skills
         from skillc_index.inventory.folders import claude_home, search_roots, trusted_targets
-        from skillc_index.inventory.plugins import plugin_manifests, plugin_settings_files
+        from skillc_index.inventory.plugins import plugin_config_files, plugin_watched
         from skillc_index.inventory.uris import skill_paths
 
         layout = self._layout()
@@ -366,18 +367,22 @@ class ServedSkills:
         configs = tuple(
             str(c) for c in (layout.global_config, layout.project_config, pyproject) if c
         )
-        configs += tuple(str(path) for path in plugin_settings_files(layout))  # plugins off
+        configs += tuple(str(path) for path in plugin_config_files(layout))  # plugins off
         if self._watcher is not None:  # before they are read: a write meanwhile is an event
             for config in configs:  # their [targets] are inventory folders
                 self._watcher.watch_file(config)
         folders = search_roots(layout, trusted_targets(layout, load_config(layout)))
-        # each Claude Code plugin's manifest, one a plugin root (made invalid: the plugin is
-        # left out); read just above: a plugin listed before has it watched already
-        manifests = tuple(str(path) for path in plugin_manifests(folders))
+        # each plugin's manifest (made invalid: the plugin is left out), Codex's plugin
+        # folders (a version installed); read just above: a plugin listed before has them
+        # watched already
+        manifests, places = plugin_watched(layout, folders)
         if self._watcher is not None:
             for manifest in manifests:
-                self._watcher.watch_file(manifest)
-        configs += manifests
+                self._watcher.watch_file(str(manifest))
+            for place in places:  # there or not
+                self._watcher.watch(str(place))
+                self._watcher.watch_missing(str(place))
+        configs += tuple(str(path) for path in (*manifests, *places))
         roots = tuple(str(root.path) for root in folders)
         self._stamps = (roots, root_stamps(roots))  # before they are listed
         inventory = installed_skills(layout, roots=folders)

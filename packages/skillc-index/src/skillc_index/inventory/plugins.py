@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from skillc_index.layout import Layout, Scope
 
 __all__ = [
+    "CODEX_CONFIG",
     "CODEX_PLUGIN_CACHE",
     "CODEX_PLUGIN_MANIFESTS",
     "KNOWN_MARKETPLACES",
@@ -51,10 +52,11 @@ __all__ = [
     "known_marketplaces",
     "managed_settings_file",
     "manifest_problem",
+    "plugin_config_files",
     "plugin_folders",
-    "plugin_manifests",
     "plugin_settings_files",
     "plugin_version_parts",
+    "plugin_watched",
     "plugins_turned_on",
     "settings_files",
 ]
@@ -175,16 +177,29 @@ def manifest_problem(plugin: Path) -> str | None:
     return f"its {PLUGIN_MANIFEST} {problem}"
 
 
-def plugin_manifests(roots: Iterable[Root]) -> tuple[Path, ...]:
-    """The manifest (:data:`PLUGIN_MANIFEST`) of each Claude Code plugin among ``roots`` (its
-    ``skills`` folder's parent's: :func:`claude_plugin_folders`), loaded or left out for it
-    (:func:`manifest_problem`): one a plugin turned on here, which a long-running process
-    watches (the MCP server's served skills) with :func:`plugin_settings_files`."""
-    return tuple(
+def plugin_watched(
+    layout: Layout, roots: Iterable[Root]
+) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """What a long-running process (the MCP server's served skills) watches, once it has
+    read ``roots`` (the inventory's folders), to see the plugins the agents load change
+    (with :func:`plugin_config_files`, watched before): the files, each by its name in its
+    folder, there or not (the manifest, :data:`PLUGIN_MANIFEST`, of each Claude Code plugin
+    among ``roots``, loaded or left out for it, :func:`manifest_problem`; each
+    :data:`CODEX_PLUGIN_MANIFESTS` of the version Codex loads of each plugin its config
+    turns on), then the folders, there or not (Codex's :data:`CODEX_PLUGIN_CACHE`, and each
+    such plugin's folder of versions in it: a version installed or removed)."""
+    files = [
         root.path.parent / PLUGIN_MANIFEST
         for root in roots
         if root.kind == "plugin" and root.agent == NESTED_AGENT
-    )
+    ]
+    folders = [codex_home(layout) / CODEX_PLUGIN_CACHE]
+    for _key, _name, _market, plugin in _codex_plugins_turned_on(layout):
+        folders.append(plugin)
+        version = _codex_version(plugin)
+        if version is not None:
+            files += (plugin / version / manifest for manifest in CODEX_PLUGIN_MANIFESTS)
+    return tuple(files), tuple(folders)
 
 
 def known_marketplaces(layout: Layout) -> frozenset[str] | None:
@@ -305,9 +320,16 @@ def managed_settings_file(layout: Layout) -> Path | None:
 def plugin_settings_files(layout: Layout) -> tuple[Path, ...]:
     """The settings files that turn Claude Code's plugins on here, the weakest first:
     :func:`settings_files`, then the :func:`managed_settings_file` (whether it is there or
-    not): what :func:`plugins_turned_on` reads, and a long-running process watches."""
+    not): what :func:`plugins_turned_on` reads."""
     managed = managed_settings_file(layout)
     return (*settings_files(layout), *([managed] if managed else []))
+
+
+def plugin_config_files(layout: Layout) -> tuple[Path, ...]:
+    """The files that turn the agents' plugins on here, there or not: Claude Code's
+    (:func:`plugin_settings_files`), then Codex's :data:`CODEX_CONFIG`; what a long-running
+    process watches before it reads them (:func:`plugin_watched`: the rest)."""
+    return (*plugin_settings_files(layout), codex_home(layout) / CODEX_CONFIG)
 
 
 def plugins_turned_on(layout: Layout) -> frozenset[str]:
@@ -357,6 +379,9 @@ def _plugin_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 # -- Codex's plugins -----------------------------------------------------------------------
 
+#: Codex's user configuration, relative to its home (:func:`codex_home`): the plugins it
+#: turns on (a project's is not read for them).
+CODEX_CONFIG = "config.toml"
 #: Codex's plugin cache, relative to its home (:func:`codex_home`):
 #: ``<marketplace>/<plugin>/<version>/``, one folder per installed version.
 CODEX_PLUGIN_CACHE = "plugins/cache"
@@ -420,30 +445,39 @@ def codex_plugin_folders(layout: Layout) -> tuple[Root, ...]:
     is there with :attr:`Root.unloaded`. A missing, unreadable or invalid config is no
     plugins; at most :data:`MAX_CODEX_PLUGINS` entries are read, in Codex's order (by id).
     """
+    found: list[Root] = []
+    for key, name, market, plugin in _codex_plugins_turned_on(layout):
+        version = _codex_version(plugin)
+        if version is not None:
+            found += _codex_roots(plugin / version, key, name, market)
+    return tuple(found)
+
+
+def _codex_plugins_turned_on(layout: Layout) -> list[tuple[str, str, str, Path]]:
+    """Each plugin Codex's :data:`CODEX_CONFIG` turns on (:func:`codex_plugin_folders`), in
+    Codex's order: its id, name, marketplace and folder in the cache (its versions' folders,
+    there or not); none when the cache is not there."""
     from skillc_index.files import is_folder
 
     home = codex_home(layout)
     cache = home / CODEX_PLUGIN_CACHE
     if not is_folder(cache):  # the common case: no TOML is read
-        return ()
+        return []
     from skillc_index.config import read_toml
 
-    config = read_toml(home / "config.toml")
+    config = read_toml(home / CODEX_CONFIG)
     entries = config.get("plugins") if config is not None else None
     if not isinstance(entries, dict) or not codex_plugins_on(config or {}):
-        return ()
-    found: list[Root] = []
+        return []
+    found: list[tuple[str, str, str, Path]] = []
     for key in sorted(entries)[:MAX_CODEX_PLUGINS]:
         value = entries[key]
         if not isinstance(value, dict) or value.get("enabled") is not True:
             continue
         name, at, market = key.rpartition("@")
-        if not at or not _PLUGIN.fullmatch(name) or not _MARKET.fullmatch(market):
-            continue
-        version = _codex_version(cache / market / name)
-        if version is not None:
-            found += _codex_roots(cache / market / name / version, key, name, market)
-    return tuple(found)
+        if at and _PLUGIN.fullmatch(name) and _MARKET.fullmatch(market):
+            found.append((key, name, market, cache / market / name))
+    return found
 
 
 def _codex_version(plugin: Path) -> str | None:
