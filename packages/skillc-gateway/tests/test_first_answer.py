@@ -433,9 +433,12 @@ def test_a_first_answer_that_fails_stops_its_thread_and_keeps_nothing(
 
 def gateway(home: Path, *args: str, **env: str) -> subprocess.Popen[str]:
     """``python -m skillc_gateway ARGS`` started in a real process, ``home`` as the skillc home
-    (the semantic step off: its vectors are not what is compared)."""
+    (the semantic step off: its vectors are not what is compared; no managed settings file,
+    not the machine's)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
-    environment.update({"SKILLC_HOME": str(home), "SKILLC_FIND_SEMANTIC": "0", **env})
+    environment.update({"SKILLC_HOME": str(home), "SKILLC_FIND_SEMANTIC": "0"})
+    environment["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
+    environment.update(env)
     return subprocess.Popen(
         [sys.executable, "-m", "skillc_gateway", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,

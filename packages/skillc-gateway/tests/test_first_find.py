@@ -43,8 +43,10 @@ def library(root: Path, count: int = COUNT) -> Path:
 
 
 def gateway(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m skillc_gateway ARGS`` in a real process, ``home`` as the skillc home."""
+    """``python -m skillc_gateway ARGS`` in a real process, ``home`` as the skillc home (no
+    managed settings file: not the machine's)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    environment["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
     environment.update({"SKILLC_HOME": str(home), **env})
     return subprocess.run(
         [sys.executable, "-m", "skillc_gateway", *args],
@@ -102,6 +104,7 @@ def test_the_first_find_considers_every_skill_and_ranks_by_the_words(tmp_path: P
         "'onnxruntime' in sys.modules]))"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )

@@ -809,6 +809,7 @@ def test_open_text_prints_the_bytes_as_read(
     (demo / "raw.txt").write_bytes(data)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env["SKILLC_HOME"] = str(home)
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
     command = [sys.executable, "-m", "skillc_gateway", "open", "demo", "raw.txt", *args]
     result = subprocess.run(command, cwd=project, env=env, capture_output=True, check=False)
     assert (result.returncode, result.stdout) == (0, expected)

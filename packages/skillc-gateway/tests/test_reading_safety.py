@@ -26,9 +26,11 @@ def skc(
     project: Path, home: Path, *args: str, timeout: float = 30
 ) -> subprocess.CompletedProcess[str]:
     """``python -m skillc_gateway ...`` (``skillc_index`` for ``build``: this package's tests
-    run with only those two installed) in the project, with a private home."""
+    run with only those two installed) in the project, with a private home (no managed
+    settings file: not the machine's)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env.update(SKILLC_HOME=str(home / ".skillc"), HOME=str(home))
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
     module = "skillc_index" if args[0] == "build" else "skillc_gateway"
     return subprocess.run(
         [sys.executable, "-m", module, *args],
@@ -438,6 +440,7 @@ def test_a_file_this_user_may_not_read_is_left_out_with_a_warning(
     prefix = UNPRIVILEGED if os.geteuid() == 0 and shutil.which("setpriv") else ()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env.update(SKILLC_HOME=str(home / ".skillc"), HOME=str(home), SKILLC_FIND_SERVER="0")
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / "no-managed-settings.json")
 
     def skc(*args: str) -> subprocess.CompletedProcess[str]:
         command = [*prefix, sys.executable, "-m", "skillc_gateway", *args]

@@ -57,10 +57,10 @@ def skill_folders(corpus: Path) -> list[str]:
 
 def _outside_env() -> dict[str, str]:
     """This process's environment without the user's ``SKILLC_*`` settings, but with the
-    session's lint cache (``SKILLC_CACHE_DIR``): never the user's own cache."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")} | {
-        "SKILLC_CACHE_DIR": os.environ["SKILLC_CACHE_DIR"]
-    }
+    session's lint cache (``SKILLC_CACHE_DIR``) and managed settings file
+    (``SKILLC_CLAUDE_MANAGED_SETTINGS``): never the user's own cache, nor the machine's."""
+    kept = ("SKILLC_CACHE_DIR", "SKILLC_CLAUDE_MANAGED_SETTINGS")
+    return {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_") or k in kept}
 
 
 @functools.cache

@@ -16,7 +16,7 @@ import pytest
 # The helpers live next to this file; pytest's importlib mode does not put it on sys.path.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from skillc_mcp_testing import TIMEOUT, HttpServer, WireClient
+from skillc_mcp_testing import MANAGED_SETTINGS, TIMEOUT, HttpServer, WireClient
 
 SKILL_MD = """---
 name: demo
@@ -79,9 +79,11 @@ def project(project: Path) -> Path:
 
 @pytest.fixture
 def env(home: Path) -> dict[str, str]:
-    """The server's environment: this one without SKILLC_*, with a private SKILLC_HOME."""
+    """The server's environment: this one without SKILLC_*, with a private SKILLC_HOME and
+    its managed settings file (not the machine's)."""
     values = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLC_", "SKC_"))}
     values["SKILLC_HOME"] = str(home)
+    values["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(home / MANAGED_SETTINGS)
     values["PYTHONDONTWRITEBYTECODE"] = "1"
     values["SKILLC_FIND_SERVER"] = "0"  # no find server started by skc_find outlives a test
     return values

@@ -22,6 +22,10 @@ from mcp.client.stdio import stdio_client
 #: A safety net against a hung server; never a timing assertion.
 TIMEOUT = 60
 
+#: The managed settings file of a test's server, in its home (``$SKILLC_CLAUDE_MANAGED_SETTINGS``,
+#: none there unless the test writes it): never the machine's, as the commands' ``clean_env``.
+MANAGED_SETTINGS = "no-managed-settings.json"
+
 MODERN_META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
@@ -171,10 +175,12 @@ LINUX_PROC = Path("/proc/self/status").exists()
 
 def sdk_env(home: str | Path) -> dict[str, str]:
     """The environment a test's SDK client starts the server with (the SDK adds its safe
-    defaults, ``HOME`` and ``PATH``): ``home`` as the skillc home, and no find server started
-    by ``skc_find`` (it would outlive the test); ``PYTHONPATH`` kept, so the server runs the
-    code under test (a checkout's sources put before the installed ones)."""
+    defaults, ``HOME`` and ``PATH``): ``home`` as the skillc home, its
+    :data:`MANAGED_SETTINGS` file, and no find server started by ``skc_find`` (it would
+    outlive the test); ``PYTHONPATH`` kept, so the server runs the code under test (a
+    checkout's sources put before the installed ones)."""
     env = {"SKILLC_HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1", "SKILLC_FIND_SERVER": "0"}
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(Path(home) / MANAGED_SETTINGS)
     if os.environ.get("PYTHONPATH"):
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return env

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from skillc_mcp_testing import MANAGED_SETTINGS
+
 # One xdist worker runs the module: the Inspector is installed once.
 pytestmark = pytest.mark.xdist_group("inspector")
 
@@ -102,6 +104,8 @@ def run_inspector(
             str(project),
             "-e",
             f"SKILLC_HOME={home}",
+            "-e",  # not the machine's managed settings
+            f"SKILLC_CLAUDE_MANAGED_SETTINGS={home / MANAGED_SETTINGS}",
             *options,
             *server_command,
         ],

@@ -16,6 +16,7 @@ import pytest
 import skillc_mcp
 from skillc_mcp import quick
 from skillc_mcp.cli import mcp_command
+from skillc_mcp_testing import MANAGED_SETTINGS
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -104,6 +105,7 @@ def serve_two_requests(tmp_path: Path, *args: str) -> subprocess.CompletedProces
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLC_")}
     env["SKILLC_HOME"] = str(tmp_path / "home")
+    env["SKILLC_CLAUDE_MANAGED_SETTINGS"] = str(tmp_path / "home" / MANAGED_SETTINGS)
     result = subprocess.run(
         [sys.executable, "-m", "skillc_mcp", "--cwd", str(project), *args],
         input="".join(json.dumps(line) + "\n" for line in lines),

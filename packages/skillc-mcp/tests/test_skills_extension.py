@@ -641,6 +641,38 @@ def test_a_plugin_turned_off_by_managed_settings_or_its_manifest_leaves_the_list
         assert client.close() == 0, client.stderr()
 
 
+def test_the_tests_servers_read_managed_settings_in_the_home_not_the_machines(
+    server_command: list[str], project: Path, skills_home: Path, env: dict[str, str]
+) -> None:
+    """A server started with the ``env`` fixture (a raw client's) or ``sdk_env`` (the SDK's,
+    FastMCP's) names a managed settings file in the test's home, as the commands'
+    ``clean_env`` does: both dropped ``$SKILLC_CLAUDE_MANAGED_SETTINGS`` and read the
+    machine's ``/etc/claude-code/managed-settings.json``, which may turn a test's plugin off.
+    Written there, turning the plugin off, it leaves both listings (near miss: the plugin is
+    listed without it, ``test_fastmcp_lists_gets_and_reads_every_skill``)."""
+    variable = "SKILLC_CLAUDE_MANAGED_SETTINGS"
+    managed = Path(env[variable])
+    assert Path(sdk_env(env["SKILLC_HOME"])[variable]) == managed
+    assert managed.parent == skills_home
+    managed.write_text('{"enabledPlugins": {"tooling@market": false}}', encoding="utf-8")
+    client = WireClient(server_command, project, env, project.parent / "server.log")
+    try:
+        result = client.request("skills/list", {"_meta": MODERN_META})["result"]
+    finally:
+        assert client.close() == 0, client.stderr()
+    assert [s["uri"] for s in result["skills"]] == [
+        "skill://alpha/SKILL.md",
+        "skill://alpha/tools/beta/SKILL.md",
+        "skill://demo/SKILL.md",
+    ]
+
+    async def body(client: Any) -> list[str]:
+        return [skill.uri for skill in await client.list_skills()]
+
+    listed = fastmcp_session(server_command, project, env, body)
+    assert [uri for uri in listed if uri.startswith("skill://tooling/")] == []
+
+
 def test_a_codex_plugin_turned_on_off_or_updated_while_the_server_runs_is_seen(
     server_command: list[str],
     project: Path,
