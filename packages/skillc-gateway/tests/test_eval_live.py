@@ -318,8 +318,9 @@ def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
     """In a project routed by ``skc route install`` the agent reads a skill with ``skc show``
     / ``outline`` / ``open``, never its files: the default pattern knew a Skill tool call and
     a read of ``NAME/SKILL.md`` only, so every such run was "not invoked". A read of another
-    skill (``pdf-tools``, ``xlsx --section pdf``) or the name in a tool's result is none,
-    nor ``skc`` where no command starts (``echo skc show pdf``); ``skc -v show pdf`` is one."""
+    skill (``pdf-tools``, ``xlsx --section pdf``, a plugin's ``devkit:pdf``) or the name in a
+    tool's result is none, nor ``skc`` where no command starts (``echo skc show pdf``);
+    ``skc -v show pdf`` is one."""
     agent = tmp_path / "agent.py"
     agent.write_text(ROUTED_AGENT, encoding="utf-8")
     _cases(
@@ -328,7 +329,7 @@ def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
         ("outline|cd /work && skc outline pdf", True),
         ("open|skc open pdf references/api.md", True),
         ("options|/usr/bin/skc show --format json --section \"Fill in\" 'pdf'", True),
-        ("plugin|skc show devkit:pdf --section Usage", True),
+        ("plugin|skc show devkit:pdf --section Usage", False),
         ("codex|bash -lc 'skc outline pdf'", True),
         ("prefix|skc show pdf-tools --section Usage", False),
         ("other|skc show xlsx --section pdf", False),
@@ -341,7 +342,7 @@ def test_a_read_through_skc_as_the_router_prescribes_is_an_invocation(
     results = skill["results"]
     invoked = {case["query"].partition("|")[0]: case["live"]["invoked"] for case in results}
     assert invoked == {
-        "show": 1, "outline": 1, "open": 1, "options": 1, "plugin": 1, "codex": 1,
+        "show": 1, "outline": 1, "open": 1, "options": 1, "plugin": 0, "codex": 1,
         "prefix": 0, "other": 0, "find only": 0, "global": 1, "echo": 0, "grep": 0,
     }  # fmt: skip
     assert all(case["live"]["passed"] for case in results)
@@ -416,6 +417,66 @@ def test_the_default_pattern_finds_the_skill_by_its_folder_name_or_its_name(
     )  # fmt: skip
     (report,) = json.loads(done.stdout)["skills"]
     assert [case["live"]["invoked"] for case in report["results"]] == [1, 1]
+
+
+#: An agent that uses the skill its request names after ``|`` as Claude Code (a Skill tool
+#: call, ``call``), Codex (a read of its file, ``read``) or a routed agent (``skc show``) do.
+PLUGIN_AGENT = """\
+import json, os, sys
+how, _, which = sys.argv[-1].partition("|")
+home = os.environ["SKILLC_HOME"]
+plugin = "~/.claude/plugins/cache/market/toolkit/1.0/skills/review"
+mine = home + "/.claude/skills/review"
+name, folder = ("toolkit:review", plugin) if "plugin" in which else ("review", mine)
+if how == "call":
+    print(json.dumps({"type": "tool_use", "name": "Skill", "input": {"skill": name}}))
+elif how == "read":
+    print(json.dumps({"type": "item.completed", "item": {"type": "command_execution",
+                      "command": "bash -lc 'cat " + folder + "/SKILL.md'"}}))
+else:
+    call = {"command": "skc show " + name}
+    print(json.dumps({"type": "tool_use", "name": "Bash", "input": call}))
+"""
+
+
+def test_a_plugins_skill_and_a_personal_one_of_the_same_name_are_told_apart(
+    cli: Any, home: Path, tmp_path: Path, write_skill: Any
+) -> None:
+    """The default pattern took ``plugin:NAME`` for a call of a personal ``NAME`` and the bare
+    folder's name for a call of a plugin's skill, and a read of ``NAME/SKILL.md`` anywhere for
+    either: an agent that chose ``toolkit:review`` over the personal ``review`` (or the other
+    way) had a live false trigger of both. A plugin's skill is invoked by ``plugin:skill`` and
+    a read of its file under the plugins folder (``~`` or not), a personal one by its bare
+    name and a read through no plugin's copy."""
+    install = home / ".claude" / "plugins" / "cache" / "market" / "toolkit" / "1.0"
+    record = {"scope": "user", "installPath": str(install)}
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+        json.dumps({"version": 2, "plugins": {"toolkit@market": [record]}}), encoding="utf-8"
+    )
+    (home / ".claude" / "settings.json").write_text(
+        '{"enabledPlugins": {"toolkit@market": true}}', encoding="utf-8"
+    )
+    plugin = write_skill(install / "skills" / "review", description="Review pull requests.")
+    mine = write_skill(home / ".claude" / "skills" / "review", description="Review essays.")
+    for skill, own, other in ((plugin, "plugin", "personal"), (mine, "personal", "plugin")):
+        _cases(
+            skill,
+            *((f"{how}|{own}", True) for how in ("call", "read", "skc")),
+            *((f"{how}|{other}", False) for how in ("call", "read", "skc")),
+        )
+    agent = tmp_path / "agent.py"
+    agent.write_text(PLUGIN_AGENT, encoding="utf-8")
+    done = cli("skillc-gateway", script=True)(
+        "eval", "--live", f"{sys.executable} {agent}", "--runs", "1", "--format", "json"
+    )
+    assert done.stdout, done.stderr
+    skills = json.loads(done.stdout)["skills"]
+    assert [skill["name"] for skill in skills] == ["review", "toolkit:review"]
+    for skill in skills:
+        invoked = {case["query"]: case["live"]["invoked"] for case in skill["results"]}
+        own = "personal" if skill["name"] == "review" else "plugin"
+        assert invoked == {query: int(query.endswith(own)) for query in invoked}, skill["name"]
 
 
 #: An agent that invokes the skill (Claude Code's stream-json tool call) when the request

@@ -134,8 +134,9 @@ class EvalParams(Record):
         str | None,
         Param(
             "With --live: the regular expression that shows the skill was invoked in the "
-            "output ({skill} is its folder name or its name) [default: a Skill tool call, "
-            "a read of NAME/SKILL.md, or a shell call of skc show/outline/open NAME].",
+            "output ({skill} is its folder name or its name, plugin:skill for a plugin's; "
+            "{skill_md} a read of its SKILL.md) [default: a Skill tool call, a read of its "
+            "SKILL.md, or a shell call of skc show/outline/open NAME].",
             metavar="REGEX",
         ),
     ] = None

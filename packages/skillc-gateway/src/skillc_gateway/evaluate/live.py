@@ -21,13 +21,14 @@ counts a skill the agent did not invoke. A case with a run that failed (could no
 timed out, exited non-zero) does not pass: that run says nothing of the agent's choice.
 
 The default pattern (``{skill}`` the skill's folder name or its frontmatter ``name``, each
-escaped: Claude Code invokes a skill by its folder's name) finds what the agents print when
-they use a skill: Claude Code's ``stream-json`` tool call ``"skill": "NAME"`` (also
-``plugin:NAME``), a read of ``NAME/SKILL.md`` (Codex, and agents that read skills as
-files), and a read the router of ``skc route install`` prescribes: ``skc show NAME``, ``skc
-outline NAME`` or ``skc open NAME`` in the command of a shell tool call (``"command":``, as
-Claude Code's Bash and Codex's JSON print it); the name whole each time (not the end, nor
-the start, of another skill's name).
+escaped: Claude Code invokes a skill by its folder's name; ``plugin:`` before either for a
+plugin's skill; see :func:`live_pattern`) finds what the agents print when they use a skill:
+Claude Code's ``stream-json`` tool call ``"skill": "NAME"``, a read of its ``SKILL.md``
+(``{skill_md}``: Codex, and agents that read skills as files), and a read the router of
+``skc route install`` prescribes: ``skc show NAME``, ``skc outline NAME`` or ``skc open
+NAME`` in the command of a shell tool call (``"command":``, as Claude Code's Bash and Codex's
+JSON print it); the name whole each time (not the end, nor the start, of another skill's
+name, nor a plugin's ``plugin:NAME`` for a personal ``NAME``).
 
 Neither value is ever code: a ``{query}`` or ``{skill}`` in an interpreter's inline script
 (``sh -c "echo {query}"``, ``python3 -c``), the script it runs, the program known wrappers
@@ -57,6 +58,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from skillc_gateway._runner import HeadTail, run_in_group
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from skillc_gateway.evaluate.cases import Case
     from skillc_gateway.evaluate.report import PlannedRun
     from skillc_gateway.shapes import LiveShape
@@ -85,8 +88,9 @@ _READ_OPTION = (
 #: A read the router prescribes (``skc show NAME``, ``skc outline NAME``, ``skc open NAME``)
 #: in the command of a shell tool call of the agent's JSON output (Claude Code's Bash
 #: ``"command": "..."``, Codex's ``"command": "bash -lc '...'"`` or ``["bash", "-lc",
-#: "..."]``): the name its first operand, quoted or not, after a folder (a path to the skill)
-#: or a plugin's ``PLUGIN:``, and whole (``skc show pdf-extra`` is no read of ``pdf``); ``skc``
+#: "..."]``): the name its first operand, quoted or not, after a folder (a path to the skill),
+#: and whole (``skc show pdf-extra`` is no read of ``pdf``, ``skc show devkit:pdf`` none of a
+#: personal ``pdf``: :func:`live_pattern` gives a plugin's skill its ``plugin:``); ``skc``
 #: where a command starts, its flags before the subcommand (``skc -v show pdf``). Text
 #: the agent was shown (a tool's result, escaped inside its JSON string) is none.
 _CLI_READ = (
@@ -95,13 +99,23 @@ _CLI_READ = (
     # a shell's -c / -lc quote (`grep 'skc show pdf' notes` is none); global options first
     r"""(?:(?:[^"\\]|\\.)*?(?:;|&&|\|\|?|\(|\\n|-l?c\s+(?:'|\\")))?\s*(?:[\w.~-]*/)*"""
     r"skc(?:\s+-[\w-]+)*\s+(?:show|outline|open)(?:\s+" + _READ_OPTION + r")*\s+"
-    r"""(?:'|\\")?(?:[\w.~-]*/)*(?:[\w.-]+:)?{skill}(?![\w.:-])"""
+    r"""(?:'|\\")?(?:[\w.~-]*/)*{skill}(?![\w.:-])"""
 )
-#: A read of ``NAME/SKILL.md`` counts when no character of a name comes before ``NAME`` (the
-#: start, ``/``, a quote, a space...): ``scientific-brainstorming/SKILL.md`` is no read of
-#: ``brainstorming``.
-DEFAULT_PATTERN = (
-    r'"(?:skill|command)"\s*:\s*"(?:[^"]*:)?/?{skill}"|(?<![\w.-]){skill}/SKILL\.md|' + _CLI_READ
+#: A Skill tool call (or a slash command, ``/NAME``) of the name whole, a read of the skill's
+#: ``SKILL.md`` (``{skill_md}``, :func:`live_pattern`), or a read through ``skc``.
+DEFAULT_PATTERN = r'"(?:skill|command)"\s*:\s*"/?{skill}"|{skill_md}|' + _CLI_READ
+#: Where Claude Code and Codex install a plugin's copy (``plugins/cache``, before
+#: ``plugins/marketplaces``: :func:`skillc_index.inventory.plugins.in_plugins_folder`), as a
+#: regular expression of a path through it.
+_PLUGIN_COPY = r"/plugins/(?:cache|marketplaces)/"
+#: A read of ``NAME/SKILL.md`` (``{names}`` the names) of a skill of no plugin: no character of
+#: a name comes before ``NAME`` (``scientific-brainstorming/SKILL.md`` is no read of
+#: ``brainstorming``), and the path (the text from a space or quote on) goes through no
+#: plugin's copy (``.../plugins/cache/market/toolkit/1.0/skills/review/SKILL.md`` is a read of
+#: ``toolkit:review``, not of a personal ``review``).
+_BARE_READ = (
+    r"""(?<![^\s"'])(?![^\s"']*?""" + _PLUGIN_COPY + r""")"""
+    r"""[^\s"']*?(?<![\w.-])(?:{names})/SKILL\.md"""
 )
 #: Output read of each stream of a run, in bytes.
 MAX_OUTPUT = 4 << 20
@@ -312,25 +326,57 @@ def argv_of(command: tuple[str, ...], skill: str, case: Case) -> tuple[str, ...]
     return tuple(argv)
 
 
-def live_pattern(pattern: str, *names: str) -> re.Pattern[str]:
-    """``pattern`` for a skill of these ``names``: ``{skill}`` replaced by any of them, each
-    escaped. :class:`re.error` when it is no regular expression (the option is checked with
-    it before any work)."""
-    either = "|".join(re.escape(name) for name in dict.fromkeys(names) if name)
-    return re.compile(pattern.replace("{skill}", f"(?:{either})"))
+def live_pattern(pattern: str, name: str, folder: Path | None = None) -> re.Pattern[str]:
+    """``pattern`` for the skill of the library's name ``name`` in ``folder``, whose
+    ``{skill}`` is replaced by the names an agent calls it by, each escaped: a plugin's skill
+    (``plugin:skill``, :func:`~skillc_index.inventory.resolve.plugin_parts`) by ``plugin:``
+    (or ``plugin@marketplace:``) and its folder's name or its name, any other skill by its
+    folder's name or its name, bare (``toolkit:review`` is no call of a personal ``review``,
+    nor ``review`` of the plugin's); and ``{skill_md}`` by a read of its ``SKILL.md``: a
+    plugin's by its path under the plugins folder (``/plugins/cache/market/toolkit/1.0/skills/
+    review/SKILL.md``; its whole path, as written or real, when it is in none), any other's
+    by ``NAME/SKILL.md`` in a path through no plugin's copy (:data:`_BARE_READ`).
+    :class:`re.error` when it is no regular expression (the option is checked with it before
+    any work)."""
+    from skillc_index.inventory.resolve import plugin_parts
+
+    base = folder.name if folder else ""
+    parts = plugin_parts(name)
+    if parts is None:
+        either = "|".join(re.escape(one) for one in dict.fromkeys((base, name)) if one)
+        read = _BARE_READ.replace("{names}", either)
+    else:
+        plugin, market, own = parts
+        plugins = (plugin, f"{plugin}@{market}") if market else (plugin,)
+        called = (f"{p}:{one}" for p in plugins for one in (base, own) if one)
+        either = "|".join(re.escape(one) for one in dict.fromkeys(called))
+        written = (os.fspath(folder), os.path.realpath(folder)) if folder else ()
+        paths = dict.fromkeys(_under_plugins(path) for path in written)
+        read = "|".join(re.escape(path) + r"/SKILL\.md" for path in paths) or "(?!)"
+    values = {"{skill}": f"(?:{either})", "{skill_md}": f"(?:{read})"}
+    return re.compile(re.sub(r"\{skill(?:_md)?\}", lambda m: values[m[0]], pattern))
+
+
+def _under_plugins(path: str) -> str:
+    """``path`` from its last plugins folder of an agent on (``/plugins/cache/...``: the same
+    however the folder above is written, ``~`` or ``$CLAUDE_CONFIG_DIR``), else whole."""
+    starts = [found.start() for found in re.finditer(_PLUGIN_COPY, path)]
+    return path[starts[-1] :] if starts else path
 
 
 def run_live(
-    options: LiveOptions, skill: str, case: Case, plan: PlannedRun, folder: str = ""
+    options: LiveOptions, skill: str, case: Case, plan: PlannedRun, folder: Path | None = None
 ) -> LiveCase:
     """Run ``case`` ``options.runs`` times with the arguments planned for it (``plan``, of
     :func:`argv_of`: exactly what ``--dry-run`` shows and the bound counted), for the skill
-    of name ``skill`` in a folder of name ``folder``: the pattern takes either (Claude Code
-    invokes a skill by its folder's name, the frontmatter ``name`` being a label). A refused
-    case (``plan.refused``) is not run, so not passed either."""
+    of the library's name ``skill`` (``plugin:skill`` for a plugin's) in the folder
+    ``folder``: the pattern takes its folder's name or its name (Claude Code invokes a skill
+    by its folder's name, the frontmatter ``name`` being a label), a plugin's with its
+    ``plugin:`` (:func:`live_pattern`). A refused case (``plan.refused``) is not run, so not
+    passed either."""
     if plan.refused is not None:
         return LiveCase(0, 0, False, False, (plan.refused,))
-    pattern = live_pattern(options.pattern, folder, skill)
+    pattern = live_pattern(options.pattern, skill, folder)
     env = {**os.environ, "SKC_EVAL_QUERY": case.request, "SKC_EVAL_SKILL": skill}
     argv = list(plan.argv)
     invoked = 0

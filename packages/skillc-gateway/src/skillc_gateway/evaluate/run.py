@@ -246,7 +246,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
         taken: dict[tuple[int, int], int] = {}
         ranks_left = MAX_MUTATION_RANKS  # the mutation checks' bound, for the whole run
         cases_left = MAX_RUN_CASES  # the cases' bound, for the whole run
-        live_cases: list[tuple[int, str, str, Sequence[Case]]] = []  # --live: run last
+        live_cases: list[tuple[int, str, Path, Sequence[Case]]] = []  # --live: run last
         for skill in targets:
             entry = library.entries[skill]
             # a plugin's skill is named plugin:skill; its evals.json names the skill
@@ -276,7 +276,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
                 if case.should_trigger and other is not None and other < len(library.entries):
                     taken[(skill, other)] = taken.get((skill, other), 0) + 1
             if options.live is not None and cases:
-                live_cases.append((len(reports), entry.name, entry.folder.name, cases))
+                live_cases.append((len(reports), entry.name, entry.folder, cases))
             phrases: tuple[PhraseCheck, ...] = ()
             if options.mutate and cases:
                 # each case ranked with the description whole, then without each phrase
@@ -354,7 +354,7 @@ def evaluate(layout: Layout, config: Config, options: EvalOptions) -> EvalResult
 def _run_live(
     live: LiveOptions,
     reports: list[SkillReport],
-    found: Sequence[tuple[int, str, str, Sequence[Case]]],
+    found: Sequence[tuple[int, str, Path, Sequence[Case]]],
 ) -> tuple[PlannedRun, ...]:
     """``--live``, after every skill is scored offline (the command was checked before any
     work, by :func:`evaluate`: :func:`.live.check_command`), each case's arguments planned once
