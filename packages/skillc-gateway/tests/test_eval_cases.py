@@ -98,6 +98,25 @@ def test_a_dot_inside_a_word_splits_no_phrase(
     assert [check["phrase"] for check in report["phrases"]] == phrases
 
 
+def test_a_phrase_is_removed_where_it_stands_not_inside_another_word(
+    eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``--mutate`` removed a phrase's first occurrence as text: "read" out of "spreadsheets"
+    ("Handle sp sheets, read, and merge."), so the description checked still said "read" and
+    the phrase the only case depends on was called ``untested``."""
+    lib = tmp_path / "lib"
+    sheets = write_skill(lib / "sheets", description="Handle spreadsheets, read, and merge.")
+    write_skill(lib / "charts", description="Plot numbers as charts.")
+    _write(sheets, "evals/triggers.yaml", "should_trigger:\n  - read the numbers\n")
+    _, data = eval_json("--path", str(lib), "sheets", "--top", "2", "--mutate")
+    (report,) = data["skills"]
+    assert report["phrases"] == [
+        {"phrase": "Handle spreadsheets", "effect": "untested", "cases": 0},
+        {"phrase": "read", "effect": "needed", "cases": 1},
+        {"phrase": "and merge", "effect": "untested", "cases": 0},
+    ]
+
+
 def test_init_names_the_path_that_leads_out_of_the_skill(
     gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:

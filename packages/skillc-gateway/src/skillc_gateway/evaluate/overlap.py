@@ -88,8 +88,15 @@ def trigger_phrases(description: str) -> list[str]:
 
 
 def without(description: str, phrase: str) -> str:
-    """``description`` without (the first occurrence of) ``phrase``."""
-    return " ".join(description.replace(phrase, " ", 1).split())
+    """``description`` without ``phrase`` where it stands: its first occurrence that is no
+    part of a longer word (:data:`_WORD`: "read" is not removed from "spreadsheets", nor
+    from "read-only"); ``description`` as it is when it holds none."""
+    before = r"(?<!\w)(?<!\w[-'’])" if re.match(r"\w", phrase) else ""
+    after = r"(?!\w)(?![-'’]\w)" if re.search(r"\w$", phrase) else ""
+    found = re.search(before + re.escape(phrase) + after, description)
+    if found is None:
+        return description
+    return " ".join((description[: found.start()] + " " + description[found.end() :]).split())
 
 
 def _phrases(first: str, second: str) -> list[str]:
