@@ -98,6 +98,36 @@ def test_a_dot_inside_a_word_splits_no_phrase(
     assert [check["phrase"] for check in report["phrases"]] == phrases
 
 
+def test_an_apostrophe_inside_a_word_opens_no_quoted_phrase(
+    gateway: Any, eval_json: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """``--init`` and ``--mutate`` read the apostrophe of "Anthropic's" as a quotation mark:
+    "s brand colors ... from Anthropic" was a should-trigger request, and "I'm stuck" in
+    quotes gave "m stuck". A quotation mark inside a word is none; an apostrophe inside a
+    word is part of a quoted phrase."""
+    lib = tmp_path / "lib"
+    description = (
+        "Applies Anthropic's brand colors to any artifact that may benefit from Anthropic's "
+        'look. Triggers: "I\'m stuck", "I don\'t understand".'
+    )
+    skill = write_skill(
+        lib / "brand", frontmatter=f"name: brand\ndescription: {json.dumps(description)}\n"
+    )
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    done = gateway("eval", "--init", str(skill), "--path", str(lib))
+    assert done.returncode == 0, done.stderr
+    phrases = [
+        "I'm stuck",
+        "I don't understand",
+        "Applies Anthropic's brand colors to any artifact that may benefit from Anthropic's look",
+        "Triggers",
+    ]
+    assert [case.query for case in read_cases(skill).cases] == phrases
+    _, data = eval_json("--path", str(lib), "--mutate")
+    (report,) = data["skills"]
+    assert [check["phrase"] for check in report["phrases"]] == phrases
+
+
 def test_a_phrase_is_removed_where_it_stands_not_inside_another_word(
     eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -49,7 +49,9 @@ MAX_PHRASES = 32
 MAX_MUTATION_RANKS = 33_000
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
-_QUOTED = re.compile(r"[\"“‘']([^\"“”‘’']{3,120})[\"”’']")
+#: A quoted phrase: a quotation mark not inside a word (the apostrophe of "Anthropic's", "I'm",
+#: "don't" is none), 3 to 120 characters, an apostrophe inside a word among them ("I'm stuck").
+_QUOTED = re.compile(r"(?<!\w)[\"“‘']((?:[^\"“”‘’']|(?<=\w)['’](?=\w)){3,120})[\"”’'](?!\w)")
 #: What no user types as a request: a URL, an e-mail address, a path from ``/``, ``~/``,
 #: ``./`` or ``../`` (each a separator of clauses, not three clauses split at its ``:`` and
 #: ``.``; a quoted one is no phrase).
