@@ -769,3 +769,37 @@ def test_a_stub_left_deployed_after_a_rename_is_in_the_library_as_the_agent_list
         f"warning: 'my-skill' ({stub}) is in the library, as the agent lists it: a deployment "
         f"of {store / 'my-skill'}, which is gone (to remove it: rm {stub}, "
     ) in done.stderr, done.stderr
+
+
+def test_a_skill_md_that_leads_out_of_the_skill_is_neither_scored_nor_copied(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A ``SKILL.md`` that is a symlink out of its skill was read by eval, though ``outline``
+    and ``lint`` refuse it (E012): the text out there was scored, ``--init`` copied it into
+    the skill's ``evals/triggers.yaml`` and ``--mutate`` printed its phrases. Named, it is
+    E012 and nothing is written; in a library, it is skipped with a warning saying why."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = "Secret text out of the skill, merge pdf files."
+    (outside / "SKILL.md").write_text(f"---\nname: s\ndescription: {secret}\n---\n", "utf-8")
+    lib = tmp_path / "lib"
+    (lib / "s").mkdir(parents=True)
+    (lib / "s" / "SKILL.md").symlink_to(outside / "SKILL.md")
+    write_skill(lib / "bread", description="Bake sourdough bread.")
+    run = cli("skillc-gateway", script=True)
+    refused = f"error[E012]: path escapes skill root: '{lib / 's' / 'SKILL.md'}'\n"
+    for args in (("--init", str(lib / "s")), ("--path", str(lib), "--init", "s")):
+        done = run("eval", *args)
+        assert (done.returncode, done.stdout, done.stderr) == (1, "", refused)
+    assert sorted(path.name for path in (lib / "s").iterdir()) == ["SKILL.md"]
+    _triggers(lib / "s", "merge pdf files")
+    done = run("eval", str(lib / "s"), "--path", str(lib), "--mutate")
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", refused)
+    done = run("eval", "--path", str(lib), "--mutate", "--format", "json")
+    assert done.returncode == 0 and "Secret" not in done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert (data["library"], data["skills"]) == (1, [])
+    assert done.stderr == (
+        f"warning: skipping 's' ({lib / 's'}): path escapes skill root: "
+        f"'{lib / 's' / 'SKILL.md'}'\n"
+    )

@@ -156,8 +156,19 @@ def library_of(
     entries: list[SkillEntry] = []
     read_texts: dict[Path, SkillText | None] = {}  # each routed skill's, read once
     scope_of: dict[str, str] = {}  # an entry's folder -> its scope
+    from skillc_index import PathEscapesRoot
+    from skillc_index.inventory.entries import Skipped
+
     for key, folder in folders:
-        entry = read_skill(folder, options.agent, limit, plugins.get(key))
+        try:
+            entry = read_skill(folder, options.agent, limit, plugins.get(key))
+        except PathEscapesRoot as exc:
+            # E012 of a skill named (by its folder's name: its own is out there); any other
+            # is left out with a warning
+            if key in extra or folder.name in options.skills:
+                raise
+            notices.append(Skipped(folder, exc.diagnostic.message).notice())
+            continue
         if entry is not None and key in routed:  # ranked as find ranks it, by what it reads
             text = read_texts[entry.folder] = find_text(entry.folder)
             what = "" if text is None else text.description

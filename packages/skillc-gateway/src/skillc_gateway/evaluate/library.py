@@ -107,9 +107,19 @@ def read_skill(
     (Claude Code's ``disable-model-invocation``, a description Codex refuses) is ``omitted``:
     its cases are scored as untriggerable (it was left out of the library, or named, not
     found). A skill of a Claude Code ``plugin`` is named ``plugin:skill``, as the agent and
-    ``list --budget`` list it."""
+    ``list --budget`` list it. A ``SKILL.md`` that is a symlink leading out of ``folder`` is
+    E012 (:class:`~skillc_index.PathEscapesRoot`), as ``outline`` and ``lint`` say: the text
+    out there is never scored, copied into a starter file nor printed (``list --budget``
+    prices it, as the agent reads it)."""
     from skillc_index.listing.budget import CannotRead, read_entry
 
+    skill_file = folder / "SKILL.md"
+    if os.path.islink(skill_file):  # noqa: PTH114 - False, not an error, for any path
+        from skillc_index import PathEscapesRoot
+        from skillc_index.files import inside
+
+        if not inside(os.path.realpath(skill_file), os.path.realpath(folder)):
+            raise PathEscapesRoot(str(skill_file))
     try:
         entry = read_entry(folder, agent, limit)
     except CannotRead:  # not a regular file, no permission, a broken symlink
