@@ -58,6 +58,39 @@ def test_a_key_no_shape_has_is_warned_and_its_case_never_scored(
     )
 
 
+def test_a_triggers_yaml_request_yaml_reads_as_no_text_is_named_with_why(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """A request holding ": " (YAML reads a mapping) or a bare ``yes`` was left out with "an
+    entry has no 'query' or 'prompt' text (2 times)": keys a ``triggers.yaml`` has not, and
+    neither the list nor the entry. The warning names both, and why: quote it."""
+    lib = tmp_path / "lib"
+    skill = write_skill(lib / "planner", description="Write implementation plans for features.")
+    _write(
+        skill,
+        "evals/triggers.yaml",
+        "should_trigger:\n"
+        "  - write an implementation plan for the login feature\n"
+        "  - plan this feature: password reset by e-mail\n"
+        '  - "Note: plan the migration before touching code"\n'
+        "  - next step: split the refactor into tasks\n"
+        "  - yes\n"
+        "should_not_trigger:\n"
+        "  - bake: bread\n",
+    )
+    done = cli("skillc-gateway", script=True)("eval", "--path", str(lib), "--format", "json")
+    (report,) = json.loads(done.stdout)["skills"]
+    assert report["cases"] == 2
+    assert report["problems"] == [
+        "evals/triggers.yaml: should_trigger entries 2 and 4 are left out: read as a mapping "
+        "(a ': ' in the request); quote it",
+        "evals/triggers.yaml: should_trigger entry 5 is left out: read as true or false, not "
+        "text; quote it",
+        "evals/triggers.yaml: should_not_trigger entry 1 is left out: read as a mapping (a ': ' "
+        "in the request); quote it",
+    ]
+
+
 def test_a_skill_whose_only_file_has_a_misspelled_key_breaks_the_gate(
     eval_json: Any, tmp_path: Path, write_skill: Any
 ) -> None:

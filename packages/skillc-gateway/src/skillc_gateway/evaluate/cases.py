@@ -36,7 +36,9 @@ an ``evals`` list is ignored; each with a warning naming the key (lint's SKL529 
 them too). A ``skill_name`` that is not the skill's is a warning naming both. A file holding
 a key twice in one mapping or object, or that is not UTF-8, is skipped
 (:func:`~skillc_index.evals.load_case`); a ``triggers.yaml`` list that is no list
-(``should_not_trigger: no``) is a warning, not an empty list; an ``id`` that is no integer or
+(``should_not_trigger: no``) is a warning, not an empty list, and so is an entry of one YAML
+reads as no text (a request holding ``: `` read as a mapping), naming the list, the entry
+and why (:func:`_no_text`); an ``id`` that is no integer or
 that another entry holds is a warning, the cases scored all the same.
 
 Each request counts once for the skill (:func:`_distinct`): a copy of one, in the same file or
@@ -176,14 +178,53 @@ def _yaml_cases(data: Any, rel: str) -> list[Case | str]:
         if queries is None:  # `should_not_trigger: no` is no empty list
             found.append(f"'{key}' is not a list: none of its cases is read")
             continue
-        found += [
-            _case({"query": query, "should_trigger": should}, rel, should)
-            if not (should and query == OLD_PLACEHOLDER)
-            else f"the placeholder '{OLD_PLACEHOLDER}' an older 'skc eval --init' wrote is no "
-            "case: write requests there, or run 'skc eval --init' again"
-            for query in queries
-        ]
+        no_text: dict[str, list[int]] = {}  # why -> the entries (from 1) left out for it
+        for number, query in enumerate(queries, 1):
+            why = _no_text(query)
+            if why is not None:
+                no_text.setdefault(why, []).append(number)
+            elif should and query == OLD_PLACEHOLDER:
+                found.append(
+                    f"the placeholder '{OLD_PLACEHOLDER}' an older 'skc eval --init' wrote is "
+                    "no case: write requests there, or run 'skc eval --init' again"
+                )
+            else:
+                found.append(_case({"query": query, "should_trigger": should}, rel, should))
+        found += [f"{key} {_entries(numbers)} left out: {why}" for why, numbers in no_text.items()]
     return found
+
+
+def _no_text(query: Any) -> str | None:
+    """Why an entry of a ``triggers.yaml`` list is no request, as YAML read it (a request
+    holding ``: ``, a bare ``yes`` or ``42``): None for text."""
+    if isinstance(query, str):
+        return None if query.strip() else "empty"
+    if query is None:
+        return "empty"
+    if isinstance(query, dict):
+        return "read as a mapping (a ': ' in the request); quote it"
+    if isinstance(query, list):
+        return "read as a list; quote it"
+    import datetime
+
+    if isinstance(query, bool):
+        kind = "true or false"
+    elif isinstance(query, (int, float)):
+        kind = "a number"
+    else:
+        kind = "a date" if isinstance(query, datetime.date) else type(query).__name__
+    return f"read as {kind}, not text; quote it"
+
+
+def _entries(numbers: list[int]) -> str:
+    """``entry 2 is`` or ``entries 2, 4 and 7 are`` (the first ten numbers, then how many
+    more): where in its list each entry left out is."""
+    if len(numbers) == 1:
+        return f"entry {numbers[0]} is"
+    shown = [str(number) for number in numbers[:10]]
+    if len(numbers) > 10:
+        shown.append(f"{len(numbers) - 10:,} more")
+    return f"entries {', '.join(shown[:-1])} and {shown[-1]} are"
 
 
 def read_cases(root: Path, names: Sequence[str] = ()) -> SkillCases:
