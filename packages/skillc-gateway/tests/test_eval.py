@@ -340,6 +340,36 @@ def test_a_skill_name_never_drives_the_terminal(
         assert "\x1b" not in output and "\x07" not in output
 
 
+def test_the_text_report_shows_each_control_of_a_request_as_an_escape(
+    cli: Any, tmp_path: Path, write_skill: Any
+) -> None:
+    """The table's lines of a request (a miss, a false trigger, a live outcome, a dry run's
+    refused case) and of a phrase went through ``one_line`` before ``repr``: an escape
+    character or a backspace became a space or nothing (``'[8mdelete the repo [0m'``), where
+    the JSON and the annotations show ``\\x1b``. Each is one escape, never raw nor dropped."""
+    lib = tmp_path / "lib"
+    description = json.dumps("Write poems and sonnets. Rhyme\u200bwell.")
+    skill = write_skill(lib / "w", frontmatter=f"name: w\ndescription: {description}\n")
+    _yaml(skill, ["\x1b[8mdelete the repo\x1b[0m", "merge\bPDF files"], ["write poems\u200b"])
+    run = cli("skillc-gateway", script=True)
+    text = run("eval", "--path", str(lib), "--mutate").stdout
+    assert text.splitlines()[4:] == [
+        "  miss: '\\x1b[8mdelete the repo\\x1b[0m' -> no skill ranks it",
+        "  miss: 'merge\\x08PDF files' -> no skill ranks it",
+        "  false trigger: 'write poems\\u200b'",
+        "  phrase hurts: 'Write poems and sonnets'",
+        "  phrase untested: 'Rhyme\\u200bwell'",
+    ]
+    _yaml(skill, ["\x1b[8mdelete the repo\x1b[0m"], ["--\x07x"])
+    agent = f"{sys.executable} -c pass"
+    text = run("eval", "--path", str(lib), "--live", agent, "--runs", "1").stdout
+    assert "    '\\x1b[8mdelete the repo\\x1b[0m': offline FAIL, live FAIL (invoked 0/1)" in text
+    assert "    '--\\x07x': offline pass, live not run: " in text
+    text += run("eval", "--path", str(lib), "--live", agent, "--dry-run").stdout
+    assert "  w refused: '--\\x07x': the request starts with '-'" in text
+    assert "\x1b" not in text and "\x07" not in text
+
+
 def test_github_file_of_a_folder_named_with_a_newline_is_escaped_as_github_decodes_it(
     gateway: Any, tmp_path: Path, write_skill: Any
 ) -> None:

@@ -267,9 +267,16 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
     from skillc_index.text import counted, one_line, printable
 
     def label(text: str) -> str:
-        """A name, a phrase or a message on one line, its bidirectional and zero-width
-        characters as escapes (``\\u202e``): a query is shown by ``repr``, which escapes them."""
+        """A name or a message on one line, its bidirectional and zero-width characters as
+        escapes (``\\u202e``): a request or a phrase is shown by :func:`quoted`."""
         return printable(one_line(text))
+
+    def quoted(text: str) -> str:
+        """A request or a phrase quoted as Python writes a string, on one line, each control
+        or format character one escape (``'\\x1b[8mdelete'``), never raw nor a space, and
+        what else shows as nothing escaped as :func:`printable` does: as the annotations
+        quote it."""
+        return printable(repr(text))
 
     if result.written or result.kept:
         for path in result.written:
@@ -293,7 +300,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
                 words = " ".join(shell_word(word) for word in run.argv)
                 echo(f"  {label(run.skill)} x{run.runs}: {words}")
             else:
-                echo(f"  {label(run.skill)} refused: {one_line(run.query)!r}: {label(run.refused)}")
+                echo(f"  {label(run.skill)} refused: {quoted(run.query)}: {label(run.refused)}")
     if not result.skills and result.unscored:
         echo(f"No case scored: {counted(result.unscored, 'installed skill')} with trigger "
              f"cases left out of the {result.agent} library (the warning names them).")  # fmt: skip
@@ -313,14 +320,14 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             echo(line)
     for skill in result.skills:
         notes = [
-            f"  miss: {one_line(case.query)!r} -> "
+            f"  miss: {quoted(case.query)} -> "
             + (f"taken by {label(case.taken_by)}" if case.taken_by else "no skill ranks it")
             + ("" if case.place is None else f" (place {case.place})")
             for case in skill.cases
             if case.should_trigger and not case.passed
         ]
         notes += [
-            f"  false trigger: {one_line(case.query)!r}"
+            f"  false trigger: {quoted(case.query)}"
             for case in skill.cases
             if not case.should_trigger and not case.passed
         ]
@@ -328,7 +335,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
             notes.append("  no trigger case to score")
         if skill.untriggerable:
             notes.append(f"  listed {skill.listed}: its cases cannot trigger it by description")
-        notes += [f"  phrase {check.effect}: {one_line(check.phrase)!r}" for check in skill.phrases]
+        notes += [f"  phrase {check.effect}: {quoted(check.phrase)}" for check in skill.phrases]
         notes += [f"  {label(problem)}" for problem in skill.problems]
         live = [case for case in skill.cases if case.live is not None]
         if live:
@@ -343,8 +350,7 @@ def table(result: EvalResult, echo: Callable[[str], None], limit: int = 10) -> N
                 if not case.live.runs:
                     how = "live not run: " + label("; ".join(case.live.errors))
                 notes.append(
-                    f"    {one_line(case.query)!r}: offline {'pass' if case.passed else 'FAIL'}, "
-                    + how
+                    f"    {quoted(case.query)}: offline {'pass' if case.passed else 'FAIL'}, " + how
                 )
         if notes:
             echo(f"{label(skill.name)}:")
