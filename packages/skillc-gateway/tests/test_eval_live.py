@@ -576,6 +576,7 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         "tmux run-shell {query}",
         "git --git-dir={query} status",
         "git --exec-path {query}",
+        "git clone --templ={query} u",  # parse-options: a unique prefix of --template
         "tmux source-file {query}",
         'sg staff -c "claude {query}"',
         # gdb's getopt_long_only: `-ex=CMD`, a prefix of an option (`shell CMD` runs one)

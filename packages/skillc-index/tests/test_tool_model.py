@@ -873,6 +873,24 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("git difftool -x {{v}}", [("v", "inline", "git difftool -x")]),
         ("git difftool --extcmd={{v}}", [("v", "inline", "git difftool --extcmd")]),
         ("git push --receive-pack={{v}}", [("v", "inline", "git push --receive-pack")]),
+        # a subcommand's parse-options takes a unique prefix of a long option as it (not
+        # archive's nor difftool's, which keep an option they do not know); git's own
+        # options before the subcommand are whole names only (git.c)
+        ("git clone --templ={{v}} u", [("v", "inline", "git clone --template")]),
+        ("git clone --upload-p {{v}} u", [("v", "inline", "git clone --upload-pack")]),
+        ("git clone --u={{v}} u", [("v", "inline", "git clone --upload-pack")]),
+        ("git clone --conf=core.pager={{v}} u", [("v", "inline", "git clone --config")]),
+        ("git clone --conf=user.name={{v}} u", []),
+        ("git init --te {{v}}", [("v", "inline", "git init --template")]),
+        ("git fetch --upload={{v}}", [("v", "inline", "git fetch --upload-pack")]),
+        ("git ls-remote --exe {{v}} u", [("v", "inline", "git ls-remote --exec")]),
+        ("git push --rece={{v}} o", [("v", "inline", "git push --receive-pack")]),
+        ("git rebase --exe {{v}}", [("v", "inline", "git rebase --exec")]),
+        ("git push --re {{v}} o", []),  # --receive-pack or --repo: git refuses it
+        ("git archive --remote=u --exe={{v}} HEAD", []),
+        ("git difftool --extc={{v}}", []),
+        ("git --git-d={{v}} status", []),
+        ("git --exec-p={{v}} status", []),
         ("git fetch origin {{v}}", []),
         ("git push -o {{v}} origin", []),
         # git -c keys that are data: a header, a switch, a number
@@ -972,6 +990,7 @@ def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
         ("git --exec-path {{v}}", "path"),
         ("git clone --template {{v}} u", "path"),
         ("git init --template={{v}}", "path"),
+        ("git clone --templ={{v}} u", "path"),
         ("tmux source-file {{v}}", "path"),
         ("tmux -vf {{v}} new", "path"),
         ("screen -c {{v}}", "path"),

@@ -125,7 +125,10 @@ class _Interpreter(NamedTuple):
     option (``--threads 4``); one that begins none or several is an error, nothing runs.
     Not node's (an option outside its tables is V8's, whose value needs ``=``: the next word
     is the script), bun's (it skips an unknown one alone), ruby's or deno's (an unknown
-    option is an error)."""
+    option is an error). A git subcommand's parse-options reads a prefix so too (``git clone
+    --templ=DIR``): there the long options its tables name (:data:`_GIT_SUBCOMMANDS`), so a
+    prefix git finds ambiguous among its other options may be read as one, never the
+    reverse."""
 
 
 _SHELL = _Interpreter(
@@ -409,6 +412,13 @@ _GIT_SUBCOMMANDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "difftool": (("-x", "--extcmd"), ("-t", "--tool")),
 }  # fmt: skip
 
+#: The subcommands of :data:`_GIT_SUBCOMMANDS` whose parse-options keeps the options it does
+#: not know (PARSE_OPT_KEEP_UNKNOWN_OPT), and so takes no prefix of one: ``git archive
+#: --exe=X`` and ``git difftool --extc=X`` are no ``--exec``, ``--extcmd`` (git 2.39); each
+#: other takes a unique prefix of a long option as that option (``git clone --templ=DIR``,
+#: ``--upload-p CMD``, ``git push --rece=CMD``, ``git rebase --exe CMD``).
+_GIT_WHOLE_NAMES = ("archive", "difftool")
+
 #: gdb's options (gdb/main.c's long_options, read by getopt_long_only: one dash or two, a
 #: prefix naming one of them alone is it, ``-eval`` ``-eval-command``): those whose argument is
 #: gdb commands (``-ex CMD``, ``-x FILE``, the early and init ones; ``shell CMD`` runs one;
@@ -647,6 +657,9 @@ _INTERPRETERS: dict[str, _Interpreter] = {
             data="environment",
             path_options=paths[0] if paths else (),
             data_settings=_GIT_DATA,
+            long_options=()
+            if name in _GIT_WHOLE_NAMES
+            else tuple(option for option in code + takes if option.startswith("--")),
         )
         for name, (code, takes, *paths) in _GIT_SUBCOMMANDS.items()
     },
