@@ -726,6 +726,10 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("gdb --eval-comm {{v}}", [("v", "inline", "gdb --eval-command")]),
         ("gdb -init-eval-command={{v}}", [("v", "inline", "gdb -init-eval-command")]),
         ("gdb -comm={{v}}", [("v", "inline", "gdb -command")]),
+        # its option's argument is attached after `=` only (gdb refuses `-xFILE`): a value
+        # glued to `-x` chooses the option (`=FILE` makes it -x's file)
+        ("gdb -batch -x{{v}}", [("v", "option", "-x")]),
+        ("gdb -x={{v}}", [("v", "inline", "gdb -x")]),
         ("gdb -eiex {{v}} -q", [("v", "inline", "gdb -eiex")]),
         ("gdb -ar {{v}}", [("v", "program", "gdb")]),  # -args
         ("gdb -i mi -ex {{v}}", [("v", "inline", "gdb -ex")]),  # -i's interpreter, no operand

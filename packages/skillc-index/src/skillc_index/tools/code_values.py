@@ -133,14 +133,15 @@ def _code_option(spec: _Interpreter, head: str, literal: str | None) -> tuple[st
     """(the option as written, whether its code is attached to it) when the word starting
     with ``head`` is one of ``spec``'s code options: ``-e``, ``-ne`` (the last letter of a
     cluster), ``-e{{x}}`` / ``-cprint(1)`` (attached), ``--eval={{x}}``; its ``preload``
-    options too; pwsh's by :func:`_parameter` (``-co``, ``-enc``), never attached."""
+    options too; pwsh's by :func:`_parameter` (``-co``, ``-enc``), never attached; gdb's
+    (getopt_long_only) attached after ``=`` only (``-x=FILE``: it refuses ``-xFILE``)."""
     options = spec.code + spec.preload
     if spec.parameters:
         return (head, False) if _parameter(spec, literal) in options else None
     if literal is not None and head in options:
         return head, False
     for option in options:
-        if option.startswith("--") or (spec.long_only and len(option) > 2):
+        if option.startswith("--") or spec.long_only:
             if head.startswith(option + "="):  # gdb's getopt_long_only: `-ex=CMD` too
                 return option, True
         elif len(option) == 2 and option[0] == "-":
