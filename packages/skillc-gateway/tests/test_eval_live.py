@@ -568,6 +568,7 @@ def test_live_failures_break_the_thresholds_and_are_findings(
         'su -c "claude -p {query}"',
         'script -q -c "claude -p {query}" /dev/null',
         "watch claude -p {query}",
+        'tmux -c "claude -p {query}"',  # tmux's client execs its default shell: -c CMD
         # tmux send-keys types its words into a pane's shell; sg hands sh -c one string
         "tmux send-keys -t x claude {query} Enter",
         # the tmux server's shell (its environment, not ours); a file or folder whose
@@ -627,9 +628,12 @@ def test_a_request_is_never_code_of_the_agent_command(
         assert "file or folder whose contents run" in hint and "sh -c" not in hint
         assert "$SKC_EVAL_QUERY" not in hint and '"$1"' not in hint
         assert "{query} is in the path '" in done.stderr
-    elif command.startswith(("watch", "script", "sg")):  # one command string, no argument
+    elif command.startswith(("watch", "script", "sg", "tmux -c")):  # one string, no argument
         assert "$SKC_EVAL_QUERY" in hint and '"$1"' not in hint
         assert "one command string (sh -c STRING)" in hint
+    elif command.startswith("gdb"):  # gdb's own command: no argument; a shell command there
+        assert "runs its text as gdb's own command" in hint and '"$1"' not in hint
+        assert "read $SKC_EVAL_QUERY in a shell command there" in hint
     elif command.startswith(("su - bob", "sudo", "env -i")):  # no variable reaches it
         assert "$SKC_EVAL_QUERY" not in hint and '"$1"' in hint and "cleared" in hint
     else:

@@ -979,6 +979,10 @@ def test_a_program_read_after_a_program_skc_does_not_know_is_a_guess(
         # one command line joined of the words, a shell here parses: the environment only
         ("watch claude {{v}}", "environment"),
         ("script -q -c {{v}} /dev/null", "environment"),  # its operand: the log file
+        ("tmux -c {{v}}", "environment"),  # its client execs the default shell: -c CMD
+        # gdb's own commands: no argument; a variable, in a shell command there (`shell CMD`)
+        ("gdb -batch -ex {{v}}", "commands"),
+        ("gdb ./a.out -eval=shell{{v}}", "commands"),
         ("parallel claude {{v}} ::: a", "environment"),
         ("ssh -o {{v}} host true", "environment"),  # ProxyCommand: a local shell's
         # the remote's shell: no argument, no variable of this side; its input only

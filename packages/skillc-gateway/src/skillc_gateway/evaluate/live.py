@@ -38,7 +38,8 @@ a wrapper sets is refused before anything runs (:func:`check_command`: ``skc run
 tool's placeholders, :meth:`skillc_index.tools.command.CommandTemplate.code_values`); the
 script reads the request as an argument (``sh -c '... "$1"' sh {query}``) or from
 ``$SKC_EVAL_QUERY``, as the wrapper lets it (:attr:`~skillc_index.tools.code_values.CodeValue.
-data`): ``watch`` and ``script -c`` hand a shell one command line (the variable only), ``ssh``
+data`): ``watch``, ``script -c`` and ``tmux -c`` hand a shell one command line (the variable
+only), ``gdb -ex`` runs gdb's own command (the variable only, in a ``shell CMD`` there), ``ssh``
 the remote's shell (neither: the request goes on the remote command's standard input, ``sh
 -c 'printf %s "$1" | ssh HOST claude -p' sh {query}``; the run's own input is /dev/null), a
 login shell (``su - bob -c``), ``sudo``, ``doas`` and ``env -i`` clear the environment (the
@@ -250,6 +251,12 @@ def check_command(command: tuple[str, ...]) -> None:
                 f"the shell of 'parallel' gets its command as one line: put {{{name}}} after "
                 f"':::' (parallel quotes it, parallel claude -p ::: {{{name}}}) or read "
                 f"${variable} there"
+            )
+        elif value.data == "commands":  # gdb's own command: a shell command there reads it
+            hint = (
+                f"'{value.where}' runs its text as {wrapper}'s own command, no argument after "
+                f"it: read ${variable} in a shell command there (shell claude -p "
+                f'"${variable}")'
             )
         elif value.data == "environment":  # a shell here parses one line joined of them
             hint = (

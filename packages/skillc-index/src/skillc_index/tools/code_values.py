@@ -64,20 +64,24 @@ class CodeValue(NamedTuple):
     where: str
     """What runs it, as written: ``sh -c``, ``awk``, ``env``; for ``environment`` the wrapper
     and the variable (``env PATH``); for ``option`` the option's text (``-u``)."""
-    data: Literal["either", "argument", "environment", "input", "keys", "server", "path"] = "either"
+    data: Literal[
+        "either", "argument", "environment", "commands", "input", "keys", "server", "path"
+    ] = "either"
     """For ``inline`` and ``code``, how that code can be given the value as data instead:
     ``either``, as an argument after it (``sh -c '... "$1"' sh VALUE``, ``sys.argv[1]``) or
     in its environment; ``argument``, as an argument only (a login shell, ``sudo``, ``doas``,
     ``env -i``, ``setpriv --reset-env`` clear the environment on the way: ``su - bob -c``,
     ``sudo -u bob sh -c``); ``environment``, in its environment only (``watch CMD...``,
-    ``script -c CMD``: a shell of this machine parses one command line joined of them, no
-    argument stays one); ``input``, on its standard input only (``ssh host CMD...``: the
-    remote's shell parses the line, and no variable of this side reaches it); ``keys``, in
-    none (``tmux send-keys``: typed into a pane's shell, which started elsewhere);
-    ``server``, in none (``tmux if-shell``, ``run-shell``: the tmux server's shell, whose
-    environment is not this side's); ``path``, in none: the value names a file or folder
-    whose contents run (``git --git-dir``'s hooks and config, ``--exec-path``, ``tmux -f``,
-    ``tmux source-file``), where no text belongs."""
+    ``script -c CMD``, ``tmux -c CMD``: a shell of this machine parses one command line
+    joined of them, no argument stays one); ``commands``, in its environment only, read by a
+    shell command among them (``gdb -ex``: gdb's own commands, no argument after them; its
+    ``shell CMD`` hands CMD to a shell of this side's environment); ``input``, on its
+    standard input only (``ssh host CMD...``: the remote's shell parses the line, and no
+    variable of this side reaches it); ``keys``, in none (``tmux send-keys``: typed into a
+    pane's shell, which started elsewhere); ``server``, in none (``tmux if-shell``,
+    ``run-shell``: the tmux server's shell, whose environment is not this side's); ``path``,
+    in none: the value names a file or folder whose contents run (``git --git-dir``'s hooks
+    and config, ``--exec-path``, ``tmux -f``, ``tmux source-file``), where no text belongs."""
     after_unknown: bool = False
     """Found in what a word after a program the tables do not know runs, that word read as a
     program because it names one they know (``uv run python3 {{x}}``, ``codex exec {{x}}``):

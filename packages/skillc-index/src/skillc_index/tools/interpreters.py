@@ -70,7 +70,7 @@ class _Interpreter(NamedTuple):
     shell_arguments: bool = False
     """Its operands after the user go to the user's shell (``su bob -c CMD``, ``su bob --
     -c CMD``; ``su bob FILE``: the script it runs)."""
-    data: Literal["either", "environment"] = "either"
+    data: Literal["either", "environment", "commands"] = "either"
     """How the code of its code options can be given a value as data (:attr:`CodeValue.
     data`), but :attr:`path_options`'."""
     line_data: Literal["environment", "input", "keys", "server", "path"] = "environment"
@@ -575,11 +575,13 @@ _INTERPRETERS: dict[str, _Interpreter] = {
     # sg GROUP [-c] CMD: /bin/sh -c runs CMD, one string, no argument after it (the
     # environment is kept, even by `sg -`)
     "sg": _Interpreter(script_operand=False, shell_operands=1),
-    # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it)
+    # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it); no
+    # argument reaches its commands, a variable a shell command among them (`shell CMD`)
     "gdb": _Interpreter(
         _GDB_CODE,
         _GDB_ARGUMENT,
         script_operand=False,
+        data="commands",
         permute=True,
         runs_program=_GDB_ARGS,
         ends_options=_GDB_ARGS,
@@ -596,7 +598,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         data="environment",
     ),
     # screen's -X sends a command to a session (`stuff TEXT` types it), its -c and tmux's -f
-    # name a configuration file (whose commands run), tmux's -c runs a command; screen -s
+    # name a configuration file (whose commands run), tmux's -c runs a command (its client
+    # execs the default shell with -c CMD: this side's environment, no argument); screen -s
     # names the shell it runs
     # screen -r/-x [SESSION]: the session it attaches to (no program)
     "screen": _Interpreter(
@@ -608,7 +611,13 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         path_options=("-c",),
         optional_argument=_SCREEN_SESSION,
     ),
-    "tmux": _Interpreter(("-c", "-f"), _TMUX_GLOBAL, script_operand=False, path_options=("-f",)),
+    "tmux": _Interpreter(
+        ("-c", "-f"),
+        _TMUX_GLOBAL,
+        script_operand=False,
+        data="environment",
+        path_options=("-f",),
+    ),
     # package runners' subcommands (wrappers' _RUNNERS): npm exec's -c/--call is a command
     # line (npm run's), pnpm's -c/--shell-mode makes its operands one, yarn exec's always
     # are (yarn 1 joins them), as are the keys tmux send-keys types
