@@ -763,6 +763,14 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("gdb -batch -ex run --args ./a.out {{v}}", []),  # the program's argument
         ("sg staff -c {{v}}", [("v", "code", "sg")]),  # /bin/sh -c runs it
         ("sg staff {{v}}", [("v", "code", "sg")]),
+        # sg runs its one command operand (after an optional -c), the words after ignored
+        ("sg staff -c {{v}} {{w}}", [("v", "code", "sg")]),
+        ("sg - staff {{v}} {{w}}", [("v", "code", "sg")]),
+        ("sg - {{g}} -c x", []),
+        ("sg staff python3 {{v}}", []),  # sh -c python3: no argument
+        ("sg staff sh -c {{v}}", []),
+        ("sg staff -c -c {{v}}", []),  # sh -c -c
+        ("sg staff -c{{v}}", [("v", "code", "sg")]),
         ("tmux new-session -d -s x {{v}}", [("v", "program", "tmux")]),
         ("tmux -L s new -d python3 {{v}}", [("v", "code", "python3")]),
         # run-shell's one operand is a shell's command (-d: a delay), never a program

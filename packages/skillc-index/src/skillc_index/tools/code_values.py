@@ -226,7 +226,7 @@ def _interpreter_values(
         is_option = len(head) > 1 and (head[0] == "-" or (spec.shell and head[0] == "+"))
         if spec.parameters and fold is not None:  # `pwsh /c`, `pwsh -exec`
             is_option = True
-        if spec.shell_arguments and literal == "-":  # `su - bob`: su's option (a login)
+        if spec.lone_dash and literal == "-":  # `su - bob`, `sg - staff`: an option (a login)
             is_option = True
         if not is_option and fold not in spec.code:
             if operands < spec.code_after:  # `flock FILE -c CMD`: its code options after it
@@ -306,6 +306,9 @@ def _interpreter_values(
     if at_program and shell and spec.shell_operands is not None:
         # no argument stays one; `ssh`, `tmux send-keys`, `tmux if-shell`: no variable either
         line = words[position + spec.shell_operands :]  # one command line, a shell's
+        if spec.command_operand is not None:  # `sg staff [-c] CMD ...`: CMD alone, no more
+            skip = int(len(line) > 1 and _literal(line[0]) in spec.command_operand)
+            line, position = line[skip : skip + 1], len(words)
         end = _shell_end(spec, words[index + 1 : position], line)
         for operand in line[:end]:
             found += _values(operand, "code", shown, spec.line_data)

@@ -60,6 +60,13 @@ class _Interpreter(NamedTuple):
     there), nor after one of :attr:`shell_end_off` (another separator or replacement string):
     then every operand is that command line's."""
     shell_end_off: tuple[str, ...] = ()
+    command_operand: tuple[str, ...] | None = None
+    """With :attr:`shell_operands`, its command line is one operand alone, the words after it
+    ignored, a word of these before it skipped when another follows (shadow's ``sg GROUP -c
+    CMD`` and ``sg GROUP CMD`` run ``sh -c CMD``; ``sg GROUP -c``, ``sh -c -c``); None: every
+    operand is."""
+    lone_dash: bool = False
+    """A lone ``-`` is an option of its own, not an operand (``su - bob``, ``sg - GROUP``)."""
     no_shell: tuple[str, ...] = ()
     shell_with: tuple[str, ...] = ()
     """Options without which there is no such command line: its operands are a program it
@@ -351,6 +358,7 @@ _SU = _Interpreter(
     script_operand=False,
     permute=True,
     shell_arguments=True,
+    lone_dash=True,
     login=("-l", "--login"),
     shell_option=("-s", "--shell"),
 )
@@ -572,9 +580,11 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         data_settings=_GIT_DATA,
         subcommand_program=True,
     ),
-    # sg GROUP [-c] CMD: /bin/sh -c runs CMD, one string, no argument after it (the
-    # environment is kept, even by `sg -`)
-    "sg": _Interpreter(script_operand=False, shell_operands=1),
+    # sg [-] GROUP [-c] CMD: /bin/sh -c runs CMD, one string, no argument after it, the words
+    # after CMD ignored (the environment is kept, even by `sg -`)
+    "sg": _Interpreter(
+        script_operand=False, shell_operands=1, command_operand=("-c",), lone_dash=True
+    ),
     # gdb: its -ex/-x commands (`shell CMD` runs one), --args' program (it runs it); no
     # argument reaches its commands, a variable a shell command among them (`shell CMD`)
     "gdb": _Interpreter(

@@ -328,7 +328,9 @@ def _programs(words: tuple[tuple[Fragment, ...], ...]) -> _Programs:
             guessed[index] = unknown
             if unknown_at in cleared:
                 cleared.add(index)
-        unknown, unknown_at = ("" if known and not runs_one else shown), index
+        # `sg staff CMD ...`: the words after its command are ignored, none is a program
+        ignores = runs_one and _INTERPRETERS[name].command_operand is not None
+        unknown, unknown_at = ("" if known and (not runs_one or ignores) else shown), index
         if runs_one and _INTERPRETERS[name].login and _login(words, index, _INTERPRETERS[name]):
             cleared.add(index)  # `su - bob -c CMD`: a login shell
         target, clears = len(words), False
