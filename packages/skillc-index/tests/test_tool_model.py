@@ -840,6 +840,16 @@ def test_a_value_perl_opens_is_a_plain_file_name(command: str) -> None:
         ("screen -r {{v}}", []),
         ("screen -x {{v}}", []),
         ("screen -R {{v}} -X stuff ls", []),
+        # screen -d/-D [SESSION]: the last word, when they are in the word before it, names
+        # the session (`screen -dm NAME` starts a shell), unless -S (or -r...) named one
+        ("screen -dm {{v}}", []),
+        ("screen -Lmd {{v}}", []),
+        ("screen -m -D {{v}}", []),
+        ("screen -d {{v}}", []),
+        ("screen -dm {{v}} x", [("v", "program", "screen")]),
+        ("screen -d -m {{v}}", [("v", "program", "screen")]),
+        ("screen -S s -dm {{v}}", [("v", "program", "screen")]),
+        ("screen -dm -- {{v}}", [("v", "program", "screen")]),
         # npm's options before exec are exec's (its configuration): -c/--call, --node-options
         # (node's options: --require loads code); -w/-C name a folder
         ("npm -c {{v}} exec", [("v", "inline", "npm exec -c")]),

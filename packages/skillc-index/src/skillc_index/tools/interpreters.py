@@ -99,6 +99,12 @@ class _Interpreter(NamedTuple):
     optional_argument: tuple[str, ...] = ()
     """Options taking the next word as their argument when it starts with no ``-`` (``screen
     -r [SESSION]``, ``-x``): ``screen -r s -X stuff CMD``'s ``s`` is no program."""
+    last_argument: tuple[str, ...] = ()
+    """Options taking the last word as their argument when it starts with no ``-`` and they
+    are in the word before it, unless one of :attr:`names_session` came first (screen's
+    ``-d``/``-D [SESSION]``: ``screen -dm NAME`` names the session, ``-dm PROG ARG`` and
+    ``-S s -dm PROG`` run PROG)."""
+    names_session: tuple[str, ...] = ()
     ends_options: tuple[str, ...] = ()
     """Options after which it reads no option of its own: its next operand is the program it
     runs, the words after it that program's (``gdb --args PROG ARGS``); before one, getopt
@@ -620,6 +626,8 @@ _INTERPRETERS: dict[str, _Interpreter] = {
         shell_option=("-s",),
         path_options=("-c",),
         optional_argument=_SCREEN_SESSION,
+        last_argument=("-d", "-D"),
+        names_session=("-S", *_SCREEN_SESSION),
     ),
     "tmux": _Interpreter(
         ("-c", "-f"),

@@ -167,6 +167,7 @@ def _wrapped_program(
     spec = _INTERPRETERS.get(name)
     code_after = spec.code_after if spec else 0
     optional = spec.optional_argument if spec else ()  # `screen -r [SESSION]`
+    last = spec.last_argument if spec else ()  # `screen -dm [SESSION]`, its last word
     shell_with = spec.shell_with if spec else ()  # `pnpm exec -c CMD`: a shell's line
     assignments: dict[int, str] = {}
     options = _Interpreter(takes_argument=takes_argument)
@@ -194,6 +195,10 @@ def _wrapped_program(
             # `screen -dmS NAME`: the last letter's; `bwrap --bind SRC DEST`: two words
             words_of = _OPTION_WORDS.get(name, {}).get(literal or "", 0)
             words_of = words_of or int(_argument_next(literal, takes_argument))
+            if position + 2 == len(words) and _given(last, options, literal):  # `-dm NAME`
+                words_of = words_of or int(not _head(words[-1]).startswith("-"))
+            if spec and _given(spec.names_session, options, literal):  # `-S s -dm PROG`
+                last = ()
             position += 1 + (words_of or int(_optional_next(words, position, optional)))
         elif _ASSIGNMENT.match(head):
             assignments[position] = head.partition("=")[0]
