@@ -275,13 +275,15 @@ def test_a_declared_skills_folder_is_read_at_any_depth_and_a_list_instead_of_ski
     assert read('["../x"]') == [plugin / "skills"]  # no valid one: skills/ read
 
 
+@pytest.mark.parametrize("name", ["lin:ear", ".."])
 def test_a_manifest_name_skillc_cannot_name_skills_with_is_not_said_to_fail_in_codex(
-    layout: Layout, home: Path, cli: Callable[..., Run], write_skill: WriteSkill
+    layout: Layout, home: Path, cli: Callable[..., Run], write_skill: WriteSkill, name: str
 ) -> None:
-    """Codex loads a plugin whose manifest's name holds a ``:`` (its namespace); skillc
-    cannot name its skills ``plugin:skill``: the warning says so, not that Codex fails to
-    load it (which it said)."""
-    plugin = codex_plugin(home, manifest='{"name": "lin:ear"}')
+    """Codex loads a plugin whose manifest's name holds a ``:`` (its namespace), or is
+    ``..`` (no ``skill://`` URI segment: its skills were listed, but left out of the MCP
+    listing for another reason); skillc cannot name its skills ``plugin:skill``: the
+    warning says so, not that Codex fails to load it (which it said)."""
+    plugin = codex_plugin(home, manifest=json.dumps({"name": name}))
     write_skill(plugin / "skills/triage")
     config(home)
     (root,) = codex_plugin_folders(layout)

@@ -242,6 +242,58 @@ def test_a_plugin_whose_manifest_claude_code_refuses_is_skipped_with_one_warning
     assert resolve_skill("bad:b1", layout).source == bad / "skills/b1"
 
 
+def test_a_claude_code_plugin_whose_name_skillc_cannot_name_skills_with_is_skipped(
+    layout: Layout,
+    home: Path,
+    cli: Callable[..., Callable[..., Done]],
+    write_skill: WriteSkill,
+) -> None:
+    """A record of ``installed_plugins.json`` named ``foo:bar@m``, ``a/b@m`` or ``..@m`` (a
+    hand-edited or hostile file), or of a marketplace ``m:x``: its skills were listed by a
+    name that lost the prefix (``odd``), which the read commands refused (E001), the MCP
+    listing gave ``skill://foo:bar/...`` (no valid URI: a port ``bar``) and left the ``..``
+    plugin's skills out for another reason. Each is skipped with one warning saying why, as
+    a Codex plugin whose manifest's name skillc cannot put before ``:`` is (one check).
+    Near miss: ``ok@m`` and a name with a ``%`` are listed, and have ``skill://`` paths."""
+    from skillc_index.inventory.entries import installed_skills
+    from skillc_index.inventory.uris import skill_paths
+
+    odd = {"foo:bar@m": "foo:bar", "a/b@m": "a/b", "..@m": "..", ".@m": ".", "ok@m:x": "m:x"}
+    plugins = {}
+    for number, key in enumerate([*odd, "ok@m", "p%41@m"]):
+        base = home / f".claude/plugins/cache/m/p{number}/1.0"
+        write_skill(base / "skills" / f"s{number}")
+        plugins[key] = [{"installPath": str(base)}]
+    records(home, {"version": 2, "plugins": plugins})
+    listed = cli("skillc-index", script=True)("list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(skill["name"] for skill in json.loads(listed.stdout)["skills"]) == [
+        "ok:s5",
+        "p%41:s6",
+    ]
+    warnings = listed.stderr.splitlines()
+    assert len(warnings) == len(odd)
+    for (key, value), warning in zip(odd.items(), warnings, strict=True):
+        what = "its marketplace's name" if key == "ok@m:x" else "its name"
+        why = f"the plugin {key}, whose skills skillc cannot name: {what} {value!r} is no "
+        assert warning.startswith(f"warning: skipping {key!r} (") and why in warning
+    assert sorted(skill_paths(installed_skills(layout))) == ["ok/s5", "p%41/s6"]
+
+
+def test_a_colon_in_the_first_segment_of_a_skill_uri_is_encoded() -> None:
+    """The first segment of a ``skill://`` URI is its authority: a ``:`` left there made
+    what follows it a port (``skill://a:b/x``: clients refuse the URI). It is ``%3A`` there,
+    read back as ``:``; in the other segments a ``:`` stays as it is."""
+    from urllib.parse import urlsplit
+
+    from skillc_index.inventory.uris import file_uri, parse_uri
+
+    uri = file_uri("a:b@c/s", "x:y/SKILL.md")
+    assert uri == "skill://a%3Ab@c/s/x:y/SKILL.md"
+    assert urlsplit(uri).port is None
+    assert parse_uri(uri) == ("a:b@c", "s", "x:y", "SKILL.md")
+
+
 def test_plugin_records_version_1(layout: Layout, home: Path) -> None:
     records(home, {"version": 1, "plugins": {"p@m": {"version": "1", "installPath": "/opt/p"}}})
     assert plugin_skill_folders(layout) == (Path("/opt/p/skills"),)
@@ -779,27 +831,28 @@ def test_the_folder_a_skill_path_is_under_is_no_skill_name_at_the_top(
 
 
 def test_w001_offers_only_plugin_names_that_resolve_back(layout: Layout, home: Path) -> None:
-    """Plugin keys ``my:tool@mk1`` and ``@mk3`` (a ``:`` in the name, an empty name): W001
-    offered ``my:tool:superp`` and ``@mk3:superp``, each then E001. A spelling is offered
-    only when it reads back as that plugin's skill, else the skill's path; each offered
-    name resolves to the skill it is written beside."""
+    """Plugin keys ``my:tool@mk1``, ``@mk3`` and ``x@m:k`` (a ``:`` in the name, an empty
+    name, a ``:`` in the marketplace): W001 offered ``my:tool:superp`` and ``@mk3:superp``,
+    each then E001. No name reads their skills back: they are skipped now, as a Codex
+    plugin whose name skillc cannot put before ``:`` is, and W001 names none of them; each
+    name it offers resolves to the skill it is written beside."""
     from skillc_index import resolve_skill
     from skillc_index.diagnostics import format_diagnostic
 
     plugins = {}
-    for key, folder in (("tool@mk1", "a"), ("my:tool@mk1", "b"), ("@mk3", "c"), ("x@m:k", "d")):
+    keys = (("tool@mk1", "a"), ("my:tool@mk1", "b"), ("@mk3", "c"), ("x@m:k", "d"), ("x@mk", "e"))
+    for key, folder in keys:
         write(home / "p" / folder / "skills/superp", "superp")
         plugins[key] = [{"scope": "user", "installPath": str(home / "p" / folder)}]
     records(home, {"version": 2, "plugins": plugins})
     warning = format_diagnostic(resolve_skill("superp", layout).notices[-1])
     assert "my:tool:" not in warning and "@mk3" not in warning and "@m:k" not in warning
-    for folder in "bc":
-        assert f"{home}/p/{folder}/skills/superp (claude, global)" in warning
-    # x@m:k:superp would not read back, x:superp does (no other plugin is named x)
+    for folder in "bcd":
+        assert f"{home}/p/{folder}/" not in warning
     assert f"\n  tool:superp ({home}/p/a/skills/superp)" in warning
-    assert f"\n  x:superp ({home}/p/d/skills/superp)" in warning
+    assert f"\n  x:superp ({home}/p/e/skills/superp)" in warning
     assert resolve_skill("tool:superp", layout).source == home / "p/a/skills/superp"
-    assert resolve_skill("x:superp", layout).source == home / "p/d/skills/superp"
+    assert resolve_skill("x:superp", layout).source == home / "p/e/skills/superp"
 
 
 def test_a_name_with_a_nul_byte_names_no_installed_skill(layout: Layout, home: Path) -> None:

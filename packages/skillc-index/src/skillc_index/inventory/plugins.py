@@ -144,9 +144,15 @@ def claude_plugin_folders(layout: Layout, *, every: bool = False) -> tuple[Root,
         if folder not in seen:
             seen.add(folder)
             where: Scope = "project" if scope in ("project", "local") else "global"
-            problem = None if every else manifest_problem(base)
             root = Root(folder, "plugin", where, NESTED_AGENT, name or key, market or None)
-            if problem is not None:
+            unnamed = _prefix_problem(name, "its name") or (
+                market and _prefix_problem(market, "its marketplace's name")
+            )
+            problem = None if every else manifest_problem(base)
+            if unnamed:
+                why = f"the plugin {key}, whose skills skillc cannot name: {unnamed}"
+                root = root._replace(unloaded=why)
+            elif problem is not None:
                 why = f"the plugin {key}, which Claude Code fails to load: {problem}"
                 root = root._replace(unloaded=why)
             found.append(root)
@@ -399,8 +405,24 @@ _PLUGIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
 #: A version folder Codex takes (``validate_plugin_version_segment``).
 _VERSION = re.compile(r"[A-Za-z0-9_.+-]+")
 #: A namespace skillc can name skills with (``plugin:skill``, read back by
-#: :func:`~.resolve.plugin_parts`): no ``:``, ``@``, path separator or blank.
+#: :func:`~.resolve.plugin_parts`): no ``:``, ``@``, path separator or blank
+#: (:func:`_prefix_problem`).
 _NAMESPACE = re.compile(r"[^\s:@/\\]{1,128}")
+
+
+def _prefix_problem(value: str, what: str) -> str | None:
+    """Why ``value`` (``what`` names it: a plugin's name, its marketplace's) cannot be put
+    before the ``:`` of ``plugin:skill`` or ``plugin@marketplace:skill`` (read back by
+    :func:`~.resolve.plugin_parts`) nor be the first segment of its skills' ``skill://``
+    URIs (:mod:`.uris`): it is not :data:`_NAMESPACE`, or is ``.`` or ``..``; None when it
+    can. The one check of Claude Code's plugins (:func:`claude_plugin_folders`) and Codex's
+    (:func:`_codex_roots`): the roots of a plugin failing it are :attr:`Root.unloaded`."""
+    if _NAMESPACE.fullmatch(value) and value not in (".", ".."):
+        return None
+    return (
+        f"{what} {value[:80]!r} is no plugin:skill prefix (no ':', '@', '/', '\\' or blank, "
+        "not '.' or '..', at most 128 characters)"
+    )
 
 
 def codex_plugins_on(config: dict[str, Any]) -> bool:
@@ -559,12 +581,9 @@ def _codex_roots(base: Path, key: str, name: str, market: str) -> list[Root]:
     if manifest is not None:
         declared = manifest.get("name", "")
         namespace = declared if isinstance(declared, str) and declared.strip() else base.name
-        if not _NAMESPACE.fullmatch(namespace):  # Codex loads it: skillc cannot name its skills
-            why = (
-                f"the plugin {key}, whose skills skillc cannot name (Codex loads them): its "
-                f"manifest's name {namespace[:80]!r} is no plugin:skill prefix (no ':', '@', "
-                "'/', '\\' or blank, at most 128 characters)"
-            )
+        unnamed = _prefix_problem(namespace, "its manifest's name")
+        if unnamed is not None:  # Codex loads it: skillc cannot name its skills
+            why = f"the plugin {key}, whose skills skillc cannot name (Codex loads them): {unnamed}"
             namespace = name
     folders = _codex_skills_folders(base, manifest.get("skills") if manifest else None)
     real_base = os.path.realpath(base).rstrip(os.sep) + os.sep

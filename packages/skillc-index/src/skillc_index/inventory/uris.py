@@ -61,9 +61,13 @@ def is_skill_uri(text: str) -> bool:
 
 def file_uri(skill_path: str, relative: str = "") -> str:
     """The URI of ``relative`` (a ``/``-separated path in the skill; empty: the skill's root
-    directory) of the skill at ``skill_path``."""
-    parts = skill_path.split("/") + ([*relative.split("/")] if relative else [])
-    return SCHEME + "/".join(quote(part, safe=_SAFE, errors="surrogateescape") for part in parts)
+    directory) of the skill at ``skill_path``. A ``:`` of the first segment, the URI's
+    authority, is encoded (``%3A``): left there, what follows it would be a port, and
+    clients refuse the URI (``skill://a:b/...``)."""
+    head, *rest = skill_path.split("/") + ([*relative.split("/")] if relative else [])
+    parts = [quote(head, safe=_SAFE.replace(":", ""), errors="surrogateescape")]
+    parts += (quote(part, safe=_SAFE, errors="surrogateescape") for part in rest)
+    return SCHEME + "/".join(parts)
 
 
 def parse_uri(uri: str) -> tuple[str, ...] | None:
