@@ -425,6 +425,45 @@ def test_a_followed_entry_behind_a_re_pointed_link_is_walked_at_its_new_target(
     assert state.dangling == {"chain"}
 
 
+def test_a_watched_file_that_is_a_symlink_is_watched_at_its_one_target(
+    tmp_path: Path, watcher: Watcher
+) -> None:
+    """``watch_file`` of a link (``settings.json -> dots/c -> dots/a/s.json``, a dotfile
+    manager's): a write of its target reports it (a write through a link is no event of
+    the link's folder), as a link of the chain re-pointed does. Watched again after that,
+    the old target is dropped (its writes report nothing, its folder's watch is given
+    back: re-pointed back and forth, the watches stay as many); a dangling link's target
+    is watched for in its folder."""
+    home, dots = tmp_path / "home", tmp_path / "dots"
+    for folder in (home, dots / "a", dots / "b"):
+        folder.mkdir(parents=True)
+    first, second = dots / "a" / "s.json", dots / "b" / "s.json"
+    first.write_text("1", encoding="utf-8")
+    second.write_text("2", encoding="utf-8")
+    (dots / "c").symlink_to(first)
+    path = home / "settings.json"
+    path.symlink_to(dots / "c")
+    reported = ({str(path)}, set())
+    watcher.watch_file(str(path))
+    watches = watcher.watches  # home, dots (for c), dots/a
+    first.write_text("x", encoding="utf-8")
+    assert watcher.changed() == reported
+    (dots / "c").unlink()
+    (dots / "c").symlink_to(second)
+    assert watcher.changed() == reported
+    watcher.watch_file(str(path))  # as the caller reads it again
+    assert watcher.watches == watches
+    first.write_text("y", encoding="utf-8")
+    assert watcher.changed() == (set(), set())
+    second.write_text("z", encoding="utf-8")
+    assert watcher.changed() == reported
+    second.unlink()
+    assert watcher.changed() == reported
+    watcher.watch_file(str(path))
+    second.write_text("w", encoding="utf-8")
+    assert watcher.changed() == reported
+
+
 def test_the_parts_of_a_link_chain_looked_at_are_bounded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

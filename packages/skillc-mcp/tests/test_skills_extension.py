@@ -958,3 +958,67 @@ def test_a_description_is_counted_one_way_by_lint_the_server_and_build(
         built[name] = parse_frontmatter(text).data["description"]
     assert built["block"] == built["trimmed"] == letters
     assert built["over"] == letters[:1023] + "\u2026"  # 1,024 with the ellipsis
+
+
+def test_a_settings_file_that_is_a_symlink_is_watched_at_its_target(
+    server_command: list[str],
+    project: Path,
+    skills_home: Path,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    """A dotfile manager links ``~/.claude/settings.json`` and skillc's ``config.toml`` into
+    a dotfiles folder: a write through the link is no event of the link's folder, and the
+    server went on listing a plugin turned off there (and missed a ``[targets]`` folder
+    added) until another change of the inventory. The target is watched too, through a
+    chain of links, after a link of the chain is re-pointed (the new target's writes), and
+    while the link dangles (its target made again)."""
+    dotfiles = tmp_path / "dotfiles"
+    (dotfiles / "claude").mkdir(parents=True)
+    settings = skills_home / ".claude" / "settings.json"
+    first = dotfiles / "claude" / "settings.json"
+    other, current = dotfiles / "b.json", dotfiles / "c"
+    settings.replace(first)
+    current.symlink_to(first)
+    settings.symlink_to(current)  # settings.json -> dotfiles/c -> dotfiles/claude/settings.json
+    config = dotfiles / "skillc.toml"
+    config.write_text("", encoding="utf-8")
+    (skills_home / ".skillc").mkdir()
+    (skills_home / ".skillc" / "config.toml").symlink_to(config)
+    team = tmp_path / "team" / "delta"
+    team.mkdir(parents=True)
+    (team / "SKILL.md").write_text(GAMMA.replace("gamma", "delta"), encoding="utf-8")
+    on, off = (json.dumps({"enabledPlugins": {"tooling@market": v}}) for v in (True, False))
+    client = WireClient(server_command, project, env, tmp_path / "server.log")
+
+    def listed() -> list[str]:
+        result = client.request("skills/list", {"_meta": MODERN_META})["result"]
+        return [
+            s["uri"]
+            for s in result["skills"]
+            if s["uri"].endswith(("/gamma/SKILL.md", "/delta/SKILL.md"))
+        ]
+
+    gamma, delta = "skill://tooling/gamma/SKILL.md", "skill://delta/SKILL.md"
+    try:
+        assert listed() == [gamma]
+        settings.write_text(off, encoding="utf-8")  # through the links: the target written
+        assert listed() == []
+        settings.write_text(on, encoding="utf-8")
+        assert listed() == [gamma]
+        other.write_text(off, encoding="utf-8")
+        current.unlink()
+        current.symlink_to(other)  # the chain re-pointed in its middle
+        assert listed() == []
+        other.write_text(on, encoding="utf-8")  # the new target's write
+        assert listed() == [gamma]
+        other.unlink()  # a dangling link: no settings, the plugin is not turned on
+        assert listed() == []
+        other.write_text(on, encoding="utf-8")
+        assert listed() == [gamma]
+        (skills_home / ".skillc" / "config.toml").write_text(
+            f'[targets]\nteam = "{team.parent}"\n', encoding="utf-8"
+        )
+        assert listed() == [delta, gamma]
+    finally:
+        assert client.close() == 0, client.stderr()

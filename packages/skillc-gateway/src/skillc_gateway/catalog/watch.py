@@ -27,7 +27,10 @@ path is dropped; whatever is there now is watched when it is walked). For a sear
 that does not exist yet, its nearest existing parent is watched for the one name that leads
 to it (and for one that does, its parent for its name: a symlink re-pointed); a file
 (:meth:`Watcher.watch_file`: a configuration file) is watched the same way, by its name in
-its folder, so that what else is written there is no event of it.
+its folder, so that what else is written there is no event of it; a file that is a symlink
+(a dotfile manager's ``~/.claude/settings.json -> ~/dotfiles/...``: a write through it is
+no event of its folder) also by the name of its target, and of each link on the way, in
+theirs.
 
 Only on Linux (``inotify_init1`` from the C library); elsewhere :func:`open_watcher` returns
 None and every query makes the full pass.
@@ -118,6 +121,9 @@ class Watcher:
         # targets it is; and each such folder's wd (watched once, whatever the entries)
         self._above: dict[int, set[str]] = {}
         self._above_wds: dict[str, int] = {}
+        # a watched file that is a symlink -> the (wd, name) its target and the links on the
+        # way to it are watched as (dropped when it leads elsewhere: one target at a time)
+        self._targets: dict[str, set[tuple[int, str]]] = {}
         self._budget = _watch_budget()
         self._unsure = False  # a missing folder's parent could not be watched
         self.broken = False
@@ -183,22 +189,59 @@ class Watcher:
         """Watch the file ``path`` (it may not exist, nor its folder) by its name in its
         folder: its creation, writes, removal or replacement (and its folder's) report
         ``path`` itself changed, other names of the folder nothing (a configuration file:
-        ``.skillc/config.toml``, in a folder other programs write to)."""
-        folder, _, name = path.rstrip("/").rpartition("/")
-        self._watch_name(path, folder, name, _TREE_MASK)
+        ``.skillc/config.toml``, in a folder other programs write to). When it is a symlink,
+        its target too, the same way (written through the link; gone, or not made yet:
+        its nearest existing folder), and the links met on the way to it by their names
+        (re-pointed: :func:`.tree_state.link_chain`, at most ``MAX_LINKS``); what the last
+        call watched for another target is dropped. One lstat, and for a link two realpaths
+        and the chain's lstats: a caller calls it when it reads the file, not per query."""
+        path = path.rstrip("/")
+        folder, _, name = path.rpartition("/")
+        own = self._watch_name(path, folder, name, _TREE_MASK)
+        watched: set[tuple[int, str]] = set()
+        if Path(path).is_symlink():
+            from skillc_gateway.catalog.tree_state import link_chain
 
-    def _watch_name(self, reported: str, parent: str, child: str, mask: int) -> None:
+            for link in link_chain(os.path.realpath(folder or "/"), name):
+                parent, _, child = link.rpartition("/")
+                watched.add(self._watch_name(path, parent, child, _LINK_MASK))
+            parent, _, child = os.path.realpath(path).rpartition("/")
+            watched.add(self._watch_name(path, parent, child, _TREE_MASK))
+        watched.discard((-1, ""))
+        for wd, child in self._targets.pop(path, set()) - watched - {own}:
+            self._unwatch_name(path, wd, child)
+        if watched:
+            self._targets[path] = watched
+
+    def _watch_name(self, reported: str, parent: str, child: str, mask: int) -> tuple[int, str]:
         """Watch the nearest existing folder from ``parent`` up for the name (``child``,
-        or the one leading to ``parent``) that leads to ``reported``."""
+        or the one leading to ``parent``) that leads to ``reported``: its watch and that
+        name (``(-1, "")``: not watched)."""
         while parent and not Path(parent).is_dir():
             parent, _, child = parent.rstrip("/").rpartition("/")
         if not (parent and child) or self.broken or self.exhausted:
-            return
+            return -1, ""
         wd = self._add(parent, mask)
         if wd < 0:
             self._unsure = True
-        else:
-            self._missing.setdefault(wd, {}).setdefault(child, set()).add(reported.rstrip("/"))
+            return -1, ""
+        self._missing.setdefault(wd, {}).setdefault(child, set()).add(reported.rstrip("/"))
+        return wd, child
+
+    def _unwatch_name(self, reported: str, wd: int, child: str) -> None:
+        """Undo :meth:`_watch_name` of ``child`` for ``reported`` (the folder's watch too,
+        when nothing else holds it)."""
+        names = self._missing.get(wd)
+        leads = None if names is None else names.get(child)
+        if names is None or leads is None:
+            return
+        leads.discard(reported)
+        if not leads:
+            del names[child]
+        if not names:
+            del self._missing[wd]
+            if wd not in self._paths and wd not in self._above:
+                self._libc.inotify_rm_watch(self._fd, wd)
 
     def _add(self, folder: str, mask: int) -> int:
         wd: int = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), mask | _IN_MASK_ADD)
@@ -287,6 +330,7 @@ class Watcher:
             self._libc.inotify_rm_watch(self._fd, wd)
         self._above.clear()
         self._above_wds.clear()
+        self._targets.clear()
         self._paths.clear()
         self._wds.clear()
         self._missing.clear()
