@@ -563,6 +563,35 @@ def test_a_client_told_to_answer_from_the_files_does_so_whatever_the_catalog_hol
         shutil.rmtree(base, ignore_errors=True)
 
 
+def test_the_first_answer_breaks_ties_as_the_catalog_whatever_it_held_before(
+    catalogs: tuple[Catalog, Catalog], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Skills of equal scores are ranked in the order of their ids in the catalog: those it
+    held before a library was added to, then the new ones. The answer from the files ranks
+    them so too, not the skills its walk has to read again first (new, changed, or written
+    too recently to trust when indexed, as a library written under load: the client told
+    to answer from the files ranked those first)."""
+    catalog = catalogs[0]
+    written, lib = large_library(tmp_path / "written"), tmp_path / "lib"  # 210 skills
+    monkeypatch.setattr(first_answer, "FIRST_SKILLS", 50)
+    lib.mkdir()
+    held = sorted(written.iterdir())[100:]
+    for folder in held:  # s0100... held, the skills before them added after
+        folder.rename(lib / folder.name)
+    roots = find_roots(catalog.layout, [str(lib)])
+    query = "prune the figs, then sow"
+    assert len(catalog.find(query, roots, 10, budget=1e9).skills) == 10
+    for folder in sorted(written.iterdir()):
+        folder.rename(lib / folder.name)
+    answered = catalog.find(query, roots, 10, first=True)
+    assert answered.first
+    expected = catalog.find(query, roots, 10, budget=1e9)
+    assert not expected.first and expected.searched == 210
+    assert {skill.score for skill in expected.skills} == {expected.skills[0].score}  # ties
+    assert [skill.path for skill in expected.skills] == [str(lib / f.name) for f in held[::12]]
+    assert shown(answered) == shown(expected)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the find server is Linux only")
 def test_a_running_find_server_leaves_a_first_answer_to_its_client_and_builds() -> None:
     """A find server that runs (``skc watch --detach``) asked a find over a library its catalog

@@ -9,9 +9,9 @@ catalog does not hold, and a find server will build the catalog (``skc find``:
 :func:`~skillc_gateway.catalog.find_skills`), :func:`first_answer` answers instead:
 
 1. every searched skill is read as :class:`~.indexer.Indexer` reads it (the same checks, its
-   row in a new catalog in memory, the ids in the order a first build gives them), its words
-   left out, its digest computed only when another skill has its name and description
-   (:meth:`_Library._digest_twins`);
+   row in a new catalog in memory, the ids in the order the catalog gives them: ties rank
+   alike, :func:`_build_order`), its words left out, its digest computed only when another
+   skill has its name and description (:meth:`_Library._digest_twins`);
 2. the documents of every skill are cut into words as the skills are read, by a thread of its
    own (SQLite cuts them without Python's lock: the first answer uses a second core while
    the next skills are read), into one contentless FTS5 table of an in-memory database of
@@ -48,6 +48,7 @@ import json
 import queue
 import re
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from skillc_gateway.catalog import FoundSkill
     from skillc_gateway.catalog.engine import Catalog
     from skillc_gateway.catalog.scan import Walk
+    from skillc_gateway.catalog.tree_state import TreeState
     from skillc_index.inventory.folders import Root
 
 __all__ = ["FIRST_SKILLS", "first_answer", "forget", "release", "worth_it"]
@@ -161,6 +163,22 @@ def _key(catalog: Catalog, walks: list[tuple[Root, int, Walk]]) -> tuple[str, ..
     return (str(catalog.layout.global_dir), *(str(root.path) for root, _, _ in walks))
 
 
+def _build_order(walks: list[tuple[Root, int, Walk]]) -> list[tuple[TreeState, int]]:
+    """The skills of ``walks`` (state, entry) in the order of the ids the catalog gives them,
+    which breaks the ranking's ties (:mod:`.rank`: by id): those it holds by their ids there
+    (the walks' states hold them: a skill indexed before, or written too recently to trust
+    then, :data:`~.tree_state.RACY_NS`), then those it lacks in the order a build adds them
+    (:func:`.indexer.apply`: each walk's pending, in turn). Read before any is read here: the
+    states then get the ids of the catalog in memory."""
+    order: list[tuple[TreeState, int]] = []
+    for _root, _priority, result in walks:
+        pending = set(result.pending)
+        rest = [i for i, _ in result.state.summary().skills if i not in pending]
+        order += [(result.state, index) for index in [*result.pending, *rest]]
+    unheld = sys.maxsize
+    return sorted(order, key=lambda item: item[0].ids[item[1]] or unheld)  # stable
+
+
 class _Library:
     """The catalog in memory of a first answer (``key``: :func:`_key`): every searched
     skill's row and text, their documents cut into words (:class:`_Documents`) and the passages
@@ -189,9 +207,9 @@ class _Library:
     def index(
         self, walks: list[tuple[Root, int, Walk]], stopped: Callable[[], bool] | None = None
     ) -> None:
-        """Every skill of ``walks`` read as a first build reads it (the pending first: its
-        order of ids), the texts of those read anew kept, their documents cut into words
-        meanwhile (:class:`_Documents`); the rows and texts of the skills
+        """Every skill of ``walks`` read as a first build reads it (in the catalog's order of
+        ids: :func:`_build_order`), the texts of those read anew kept, their documents cut
+        into words meanwhile (:class:`_Documents`); the rows and texts of the skills
         the walks no longer find, or now skip, dropped. :class:`~skillc_gateway.catalog.Stopped`
         before a skill once ``stopped()`` says so."""
 
@@ -205,16 +223,13 @@ class _Library:
         # the digest's stand-in: the folder's real path (:meth:`_digest_twins`)
         indexer = Indexer(self.db, time.time_ns() - RACY_NS, keep, lambda real, _text: real)
         found: set[int] = set()
-        for _root, _priority, result in walks:
-            pending = set(result.pending)
-            rest = [i for i, _ in result.state.summary().skills if i not in pending]
-            for index in [*result.pending, *rest]:
-                if stopped is not None and stopped():
-                    from skillc_gateway.catalog import Stopped
+        for state, index in _build_order(walks):
+            if stopped is not None and stopped():
+                from skillc_gateway.catalog import Stopped
 
-                    raise Stopped()
-                indexer.index(result.state, index)
-                found.add(result.state.ids[index])
+                raise Stopped()
+            indexer.index(state, index)
+            found.add(state.ids[index])
         read: set[int] = set()  # found, not skipped (a skipped skill has no digest: no text)
         rows = self.db.execute("SELECT id, path, digest IS NULL FROM skills").fetchall()
         for skill_id, path, skipped in rows:
