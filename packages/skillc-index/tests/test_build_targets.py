@@ -377,8 +377,8 @@ def test_a_copy_edited_since_is_left_out_of_date_with_a_warning(
     _edit(source, "Review v1.", "Review v2.")
     warning = (
         "copy .github/skills/rv not refreshed: edited since skillc wrote it (left as it is: its "
-        "agent reads the older build); build with --target copilot --force to move it aside and "
-        "deploy the new build"
+        "agent reads the older build); run skc build rv --target copilot --force to move it "
+        "aside and deploy the new build"
     )
     for _ in range(2):  # said on each build that leaves it behind
         result = build("rv")
@@ -393,6 +393,47 @@ def test_a_copy_edited_since_is_left_out_of_date_with_a_warning(
     assert "team note" in (backup / "SKILL.md").read_text(encoding="utf-8")  # nothing deleted
     assert any("aside" in getattr(n, "text", "") for n in forced.notices)
     assert build("rv").notices == ()
+
+
+@pytest.mark.usefixtures("skc_on_path")  # every warning of the build is checked
+def test_the_edited_copy_hint_of_a_global_build_is_the_command_that_takes_the_new_build(
+    cli: Callable[..., Any], project: Path, home: Path
+) -> None:
+    """A global build's edited Codex copy (``~/.agents/skills``) said "build with --target
+    codex --force", without ``--global``: followed, it built the project's skill into the
+    project's ``.agents/skills`` and left the home's copy on the older build. The hint is now
+    the whole command, as the program running spells it, and running it takes the new build
+    there (the edited copy moved aside)."""
+    import shlex
+
+    source = project / ".skillc" / "skills" / "rv"
+    source.mkdir()
+    (source / "SKILL.md").write_text(
+        PLAIN.replace("name: plain", "name: rv").replace("Plain skill.", "Review v1."),
+        encoding="utf-8",
+    )
+    run = cli("skillc-index", script=True)  # the installed command
+    made = run("build", "rv", "--global", "--copy", "-t", "codex")
+    assert made.returncode == 0, made.stderr
+    copy = home / ".agents" / "skills" / "rv" / "SKILL.md"
+    with copy.open("a", encoding="utf-8") as out:
+        out.write("<!-- team note -->\n")
+    _edit(source, "Review v1.", "Review v2.")
+    done = run("build", "rv", "--global")
+    assert done.returncode == 0, done.stderr
+    command = "skillc-index build rv --global --target codex --force"
+    assert done.stderr.splitlines() == [
+        "warning: copy ~/.agents/skills/rv not refreshed: edited since skillc wrote it (left as "
+        f"it is: its agent reads the older build); run {command} to move it aside and deploy "
+        "the new build"
+    ]
+    assert "Review v1." in copy.read_text(encoding="utf-8")
+    followed = run(*shlex.split(command)[1:])
+    assert followed.returncode == 0, followed.stderr
+    assert "Review v2." in copy.read_text(encoding="utf-8")
+    assert not (project / ".agents").exists()  # the project's folders untouched
+    (backup,) = (home / ".agents" / "skills").glob(".rv.skillc-backup-*")
+    assert "team note" in (backup / "SKILL.md").read_text(encoding="utf-8")
 
 
 def test_a_moved_project_still_refreshes_and_lists_its_copies(

@@ -237,18 +237,28 @@ def not_refreshed(layout: Layout, path: Path, why: str, what: str = "copy") -> N
     return Notice(f"{what} {layout.display(path)} not refreshed: {why}")
 
 
-def edited_copy(layout: Layout, path: Path, held: Copy, built: Manifest | None) -> Notice | None:
+def edited_copy(
+    layout: Layout, path: Path, held: Copy, built: Manifest | None, skill: str, scope: Scope
+) -> Notice | None:
     """The warning of a copy skillc wrote, edited since (``held``: :func:`copy_deployments`'s,
     kind ``edited``), that holds another build than the runtime's (``built``, its manifest):
     the build leaves it as it is (an edited file is never overwritten without consent), so
-    its agent reads the older build; the warning says how to take the new one. None when it
-    holds the runtime's build (nothing to refresh)."""
+    its agent reads the older build; the warning says how to take the new one: the command
+    that builds ``skill`` in its ``scope`` (``--global`` for a global build: without it, the
+    project's agent folders) for the copy's target with ``--force``, as the program running
+    spells it. None when it holds the runtime's build (nothing to refresh)."""
     if same_build(read_manifest(path), built):
         return None
-    target = held.targets[0]
+    from shlex import quote
+
+    from skillc_index.helppage import program_command
+
+    scoped = " --global" if scope == "global" else ""
+    target = quote(held.targets[0])
+    command = program_command(f"build {quote(skill)}{scoped} --target {target} --force")
     return not_refreshed(
         layout,
         path,
         "edited since skillc wrote it (left as it is: its agent reads the older build); "
-        f"build with --target {target} --force to move it aside and deploy the new build",
+        f"run {command} to move it aside and deploy the new build",
     )

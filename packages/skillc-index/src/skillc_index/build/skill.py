@@ -470,7 +470,10 @@ def _build_skill(
         created = {folder for folder, action in actions.items() if action == "created"}
         if edited:  # out of date now, unless the copy holds this build still
             built = read_manifest(compiled.runtime)
-            said = (edited_copy(layout, path, held, built) for path, held in edited.items())
+            said = (
+                edited_copy(layout, path, held, built, target_skill.name, target_skill.scope)
+                for path, held in edited.items()
+            )
             notices += [notice for notice in said if notice is not None]
         notices += read_twice(plans[:named], plans, layout, target_skill.scope, created)
         notices += claude_notices(
