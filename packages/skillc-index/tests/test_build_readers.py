@@ -347,6 +347,51 @@ def test_codex_is_told_it_refuses_the_skill_deployed_for_another_target(
     ]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_a_reader_of_a_shared_folder_is_told_the_description_is_not_cut_to_its_limit(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """A description of 1,118 characters, ``-t claude,agents`` into one folder: Claude Code's
+    link holds it whole, where ``agents`` (the specification's dialect, refused over 1,024)
+    gets it cut, and nothing was said (only ``when_to_use`` was compared). Said once, when the
+    folder is deployed anew."""
+    _skill(project, "big", f"---\nname: big\ndescription: Use when testing. {'x' * 1100}\n---\n")
+    run = cli("skillc-index", script=True)
+    done = run("build", "big", "-t", "claude,agents")
+    assert "Deploy:  claude -> .claude/skills/big (symlink)" in done.stdout, done.stderr
+    assert _warnings(done.stderr) == [
+        "warning: agents (Agent Skills) reads .agents/skills/big, deployed as claude (Claude "
+        "Code) reads it (.claude/skills is the same folder): 'description' not as its dialect "
+        "writes it: cut to 1,024 characters (the agent's limit)"
+    ]
+    again = run("build", "big", "-t", "claude,agents")
+    assert _warnings(again.stderr) == [], again.stderr
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks")
+def test_codex_reading_claude_s_link_is_told_its_description_keeps_its_tags(
+    cli: Callable[..., Any], project: Path, shared: Path
+) -> None:
+    """``<table>`` in the description, ``-t claude,codex`` into one folder: Codex's dialect
+    writes ``<`` and ``>`` as ``‹`` and ``›`` (its validator refuses them, read as tags), Claude
+    Code's link holds them, and nothing was said; ``-t agents,codex`` (both rewrite them)
+    says nothing."""
+    _skill(project, "tags", "---\nname: tags\ndescription: Use when writing <table> markup.\n---\n")
+    run = cli("skillc-index", script=True)
+    done = run("build", "tags", "-t", "claude,codex")
+    assert "Deploy:  claude -> .claude/skills/tags (symlink)" in done.stdout, done.stderr
+    assert _warnings(done.stderr) == [
+        "warning: codex (Codex) reads .agents/skills/tags, deployed as claude (Claude Code) "
+        "reads it (.claude/skills is the same folder): 'description' not as its dialect "
+        "writes it: < and > written as \u2039 and \u203a (read as tags)"
+    ]
+    (shared / "tags").unlink()
+    both = run("build", "tags", "-t", "agents,codex")
+    assert both.returncode == 0, both.stderr
+    assert "\u2039table\u203a" in _front(shared / "tags" / "SKILL.md")["description"]
+    assert not [line for line in _warnings(both.stderr) if " reads " in line], both.stderr
+
+
 GUARDED_USER_ONLY = GUARDED.replace(
     "model: opus\n", "model: opus\ndisable-model-invocation: true\n"
 )

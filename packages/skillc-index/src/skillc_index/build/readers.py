@@ -6,8 +6,9 @@
   (:func:`keeping_most`: Claude Code's copy keeps every field, which the other agents ignore),
   with the side files the others' dialects write (Codex's ``agents/openai.yaml``: a user-only
   skill stays user-only in Codex), and says, for each other target, what its agent misses
-  there (a field its dialect writes, a side file, Codex refusing the skill) when the build
-  deploys there anew. A copy's manifest records the others (``shared``): a build of any of
+  there (a field its dialect writes, or writes otherwise: a description cut to its limit or
+  with ``<``/``>`` rewritten; a side file; Codex refusing the skill) when the build deploys
+  there anew. A copy's manifest records the others (``shared``): a build of any of
   them (the copy's targets join the folder's), a refresh (``copies``) and ``build --all``
   write it for them all again.
 - An agent named that reads the skill through the folders of other targets deployed too
@@ -88,36 +89,78 @@ def _differences(
     (``projections``: the latter's given the others' side files; ``read``: the frontmatter
     it holds, None when it cannot be read): Codex refusing the skill
     (:func:`~skillc_index.dialect.codex_refusal`), a field its own dialect writes missing,
-    a field its dialect folds into the description held apart there (``when_to_use``: the
-    agent reads the description alone, so never the trigger phrases), a side file it needs
-    missing or not as its own dialect writes it. Not a field it does not read, nor another
-    value written otherwise (its agent reads it all the same)."""
+    a field of it held otherwise than its own dialect writes it (:func:`_written_otherwise`:
+    the ``when_to_use`` text its dialect folds into the description, a description cut to
+    its limit or with ``<``/``>`` rewritten...), a side file it needs missing or not as its
+    own dialect writes it. Not a field it does not read."""
     other = projections.get(name)
     if other is None:  # no dialect (a folder, a [targets] entry): anything is its own
         return []
     said: list[str] = []
-    codex = name in KNOWN_TARGETS and KNOWN_TARGETS[name].dialect is CODEX
-    refusal = codex_refusal(read, skill) if codex and read is not None else None
+    dialect = KNOWN_TARGETS[name].dialect if name in KNOWN_TARGETS else None
+    refusal = codex_refusal(read, skill) if dialect is CODEX and read is not None else None
     if refusal is not None:
         said.append(f"Codex refuses the skill: {refusal}")
     deployed = projections.get(kept)
-    if deployed is not None and (
-        missing := [field for field in other.frontmatter if field not in deployed.frontmatter]
-    ):
+    missing = (
+        [] if deployed is None else [f for f in other.frontmatter if f not in deployed.frontmatter]
+    )
+    if missing:
         said.append(f"without {_quoted(missing)}")
-    if read is not None and (
-        unfolded := [c.field for c in other.changes if c.action == "folded" and c.field in read]
-    ):  # the deployment holds the field apart, where this agent never reads it
-        said.append(
-            f"a description without the {_quoted(unfolded)} text its dialect folds in "
-            "(put it in the description to reach both)"
-        )
+    if read is not None and dialect is not None:
+        reads = dialect.reads | dialect.shared
+        said += _written_otherwise(other, read, reads, missing, refused=refusal is not None)
     written = {} if deployed is None else deployed.side_files
     for rel, text in other.side_files.items():
         if rel not in written:
             said.append(f"no {rel}")
         elif written[rel] != text:
             said.append(f"{rel} not as its own dialect writes it")
+    return said
+
+
+def _written_otherwise(
+    other: Projection,
+    read: Mapping[str, Any],
+    reads: Collection[str],
+    missing: Collection[str],
+    *,
+    refused: bool,
+) -> list[str]:
+    """Each change ``other`` (the projection of an agent's own dialect) makes to a field the
+    agent reads (``reads``) that the deployment it reads (``read``: its frontmatter) does not
+    hold: the one comparison of what each reader of a shared folder gets. A field folded into
+    the description (``when_to_use``: the agent reads the description alone, so never the
+    trigger phrases), moved under ``metadata``, cut to its limit, converted (``<`` and ``>``
+    of a description, read as tags), dropped as a type it does not take; a field ``missing``
+    there altogether is said apart, and a cut is left to Codex's refusal when ``refused``
+    (it names the limit). Not a field the agent does not read, nor a side file."""
+    unfolded: list[str] = []
+    details: dict[str, list[str]] = {}
+    for change in other.changes:
+        if change.action == "side-file" or (refused and change.action == "cut"):
+            continue
+        key = {"folded": "description", "moved": "metadata"}.get(
+            change.action, change.field.split(".", 1)[0]
+        )
+        if change.action == "dropped" and key not in reads:
+            continue  # the agent ignores it
+        if key in missing or read.get(key) == other.frontmatter.get(key):
+            continue  # said as missing, or the deployment holds what its dialect writes
+        if change.action == "folded":
+            unfolded.append(change.field)
+        else:
+            details.setdefault(change.field, []).append(change.detail)
+    said: list[str] = []
+    if unfolded:  # the deployment holds the field apart, where this agent never reads it
+        said.append(
+            f"a description without the {_quoted(unfolded)} text its dialect folds in "
+            "(put it in the description to reach both)"
+        )
+    said += [
+        f"'{field}' not as its dialect writes it: {', '.join(texts)}"
+        for field, texts in details.items()
+    ]
     return said
 
 
