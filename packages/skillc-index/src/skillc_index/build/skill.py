@@ -59,6 +59,7 @@ from skillc_index.diagnostics import (
     Diagnostic,
     Notice,
     PathEscapesRoot,
+    PathNotFound,
     SkillcError,
     warning_reason,
     warning_text,
@@ -285,7 +286,7 @@ def build_skill(
             skill, layout, targets, copy=copy, force=force, force_global=force_global,
             config=config, progress=progress, deploys=deploys, routed=routed,
         )  # fmt: skip
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, PathNotFound):  # E021/E022: a file it listed
         resolve_skill(skill, layout, force_global=force_global)  # E001/E010 when it is gone
         raise
 
