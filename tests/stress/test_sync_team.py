@@ -73,3 +73,35 @@ def _has_access_log(path: Path) -> bool:
         ).fetchone()
     db.close()
     return found is not None
+
+
+def test_skc_stats_from_an_older_store_names_skc_sync_to(
+    postgres_url: str,
+    write_skill: Callable[..., Path],
+    script_path: Callable[[str], Path],
+    clean_env: dict[str, str],
+    home: Path,
+    project: Path,
+) -> None:
+    """``skc stats SKILL --from URL`` on a store of an older schema (no upload migrating it)
+    is E043 naming the upload to run as the user runs it, ``skc sync --to`` (under
+    skillc-stats, ``skillc-stats sync --to``: that package's own tests)."""
+    import psycopg
+
+    write_skill(home / ".claude" / "skills" / "demo", body="## Usage\n\nUse it.\n")
+    skc = str(script_path("skc"))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [skc, *args], cwd=project, env=clean_env, capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+
+    assert run("outline", "demo").returncode == 0
+    uploaded = run("sync", "--to", postgres_url)
+    assert uploaded.returncode == 0, uploaded.stderr
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE skillc.schema_version SET version = version - 1")
+    result = run("stats", "demo", "--from", postgres_url)
+    assert result.returncode == 1 and result.stderr.startswith("error[E043]"), result.stderr
+    assert result.stderr.rstrip("\n").endswith(": run 'skc sync --to' to migrate it"), result

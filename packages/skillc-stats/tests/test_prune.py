@@ -5,10 +5,12 @@ twice (a real PostgreSQL server: the ``postgres_url`` fixture)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +248,22 @@ def test_cli_prune(
     assert result.stdout.startswith("Pruned 1 row older than 2026-01-04T00:00:00Z from post")
     result = stats_cli("stats", "prune", "--before", "soon")
     assert result.returncode == 1 and result.stderr.startswith("error[E031]")
+
+
+def test_a_log_not_reconciled_yet_is_skipped_naming_the_program_run(
+    demo: ResolvedSkill, log_rows: Callable[..., Path], cli: Callable[..., Run]
+) -> None:
+    """A log whose rows an earlier version uploaded (``previous_upto``) is left unpruned, and
+    the command to run first is the one of the program the user ran: ``skillc-stats sync
+    --to`` (it said ``skc sync --to``, a program a skillc-stats user may not have)."""
+    log = log_rows(*days(demo, 1, 4))
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("UPDATE log_identity SET previous_upto = 4")
+        db.commit()
+    result = cli("skillc-stats", script=True)("stats", "prune", "--before", "2026-01-03")
+    assert result.returncode == 0, result.stderr
+    assert f"Skipped {log}: rows an earlier version uploaded are not reconciled yet: run " in (
+        result.stdout
+    )
+    assert "run 'skillc-stats sync --to' first" in result.stdout, result.stdout
+    assert "'skc " not in result.stdout and count_rows(log) == 4

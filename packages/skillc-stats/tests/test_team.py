@@ -460,6 +460,25 @@ def test_a_reader_told_a_migration_is_under_way(postgres_url: str) -> None:
         assert "being migrated by another upload: try again shortly" in busy.value.reason
 
 
+def test_a_reader_of_an_older_store_is_told_the_upload_of_the_program_run(
+    postgres_url: str, demo: ResolvedSkill, cli: Callable[..., Run]
+) -> None:
+    """``skillc-stats stats --from URL`` on a store of an older schema, no upload migrating
+    it: the error names the upload to run as the user runs it, ``skillc-stats sync --to``
+    (it said ``skc sync --to``, a program a skillc-stats user may not have)."""
+    import psycopg
+
+    TeamStore(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE skillc.schema_version SET version = %s", (SCHEMA_VERSION - 1,))
+    result = cli("skillc-stats", script=True)("stats", "demo", "--from", postgres_url)
+    assert result.returncode == 1 and result.stderr.startswith("error[E043]"), result.stderr
+    assert result.stderr.rstrip("\n").endswith(
+        f"its schema is version {SCHEMA_VERSION - 1}: run 'skillc-stats sync --to' to migrate it"
+    ), result.stderr
+    assert "'skc " not in result.stderr
+
+
 def test_a_reader_while_the_first_upload_creates_the_store(postgres_url: str) -> None:
     """A reader of a database whose first upload is creating the store (its lock held, no
     schema yet) is told there is no store yet, an upload creating it: not that one is being

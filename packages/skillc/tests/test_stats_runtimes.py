@@ -201,3 +201,28 @@ def test_every_query_sums_both_runtimes(
     assert days[0]["uses"] == summary["uses"] == 4, days
     assert summary["failed_uses"] == 2, summary
     assert days[0]["total_accesses"] == 6 + days[0]["author_activity"], days
+
+
+def test_stats_prune_under_skc_names_skc_sync_to_for_a_log_not_reconciled(
+    skc: Run, tmp_path: Path, home: Path, demo_skill: Callable[[Path], Path]
+) -> None:
+    """``skc stats prune`` leaves a log whose rows an earlier version uploaded (not
+    reconciled yet) and says to run ``skc sync --to`` first: the program the user ran
+    (``skillc-stats sync --to`` under skillc-stats, its own tests)."""
+    import sqlite3
+    from contextlib import closing
+
+    folder = tmp_path / "webapp"
+    demo_skill(folder / ".claude" / "skills" / "local-one")
+    assert skc("init", cwd=folder).returncode == 0
+    assert skc("outline", "local-one", cwd=folder).returncode == 0
+    log = folder / ".skillc" / "runtime" / "local-one" / ".skillc-meta" / "logs.db"
+    with closing(sqlite3.connect(log)) as db:
+        db.execute("UPDATE log_identity SET previous_upto = 1")
+        db.commit()
+    result = skc("stats", "prune", "--before", "2020-01-01", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert f"Skipped {log}: rows an earlier version uploaded are not reconciled yet: " in (
+        result.stdout
+    )
+    assert "run 'skc sync --to' first" in result.stdout, result.stdout

@@ -81,9 +81,12 @@ def _skip_reason(path: Path, layout: Layout) -> str | None:
             return f"{exc}: never written"
         identity = read_identity(db)
     if identity is None or identity.previous_upto:
+        from skillc_index.helppage import program_command  # (the program run: skc, skillc-stats)
+
         return (
-            "rows an earlier version uploaded are not reconciled yet: run 'skc sync --to' "
-            "first (it settles them once the store holds a row of the log's own after them)"
+            "rows an earlier version uploaded are not reconciled yet: run "
+            f"'{program_command('sync --to')}' first (it settles them once the store holds a "
+            "row of the log's own after them)"
         )
     return None
 

@@ -267,7 +267,10 @@ class TeamStore:
             return None
         if version == 0:
             return "no skillc team store in this database"
-        return f"its schema is version {version}: run 'skc sync --to' to migrate it"
+        from skillc_index.helppage import program_command  # (the program run: skc, skillc-stats)
+
+        upload = program_command("sync --to")
+        return f"its schema is version {version}: run '{upload}' to migrate it"
 
     def _version(self) -> int:
         row = self.db.execute(sql.HAS_VERSION_TABLE).fetchone()
