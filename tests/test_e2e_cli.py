@@ -303,11 +303,14 @@ SCRIPT_PROSE: dict[str, list[tuple[str, str]]] = {
         ("skillc-index route", "`skillc-index route install` moves the skills"),
         ("skillc-index route", "`skillc-index list --budget`)"),
         ("skillc-index list", "skillc-index list --budget"),
+        ("skillc-index list", "--reset undoes it: every entry --apply set (recorded in"),
     ],
     "skillc-gateway": [
         ("skillc-gateway outline", "with `skillc-gateway show SKILL --section '<heading>'`"),
         ("skillc-gateway run", "(see `skillc-gateway tools`)"),
         ("skillc-gateway tools", "`skillc-gateway run` refuses"),
+        ("skillc-gateway exec", "line when skillc-gateway exec cannot resolve SKILL."),
+        ("skillc-gateway run", "line when skillc-gateway run cannot start it (unknown tool"),
     ],
     "skillc-stats": [
         ("skillc-stats stats", "the team store that `skillc-stats sync --to` fills"),
@@ -326,8 +329,10 @@ def test_package_script_prose_names_the_script(cli: Callable[..., Run], name: st
     who has no ``skc``: known sentences read with the script's name, and no page but the
     script's top one (which says how its commands are spelled under ``skc``) has ``skc
     NAME`` for a command NAME the script provides, found as literal text (not with
-    ``helppage._SKC_PROSE``, which would hide what it misses); the router's ``skc find``
-    (another package's, what agents run) is as written."""
+    ``helppage._SKC_PROSE``, which would hide what it misses), nor ``skc`` meaning the
+    program itself (``when skc cannot resolve SKILL``: a word after it that is no command
+    of the kit); the router's ``skc find`` (another package's, what agents run) is as
+    written."""
     pages = _help_pages(cli(name), name)
     provided = set(_command_rows(pages.pop(name))) or {name.removeprefix("skillc-")}
     pages = {command: " ".join(page.split()) for command, page in pages.items()}
@@ -341,6 +346,14 @@ def test_package_script_prose_names_the_script(cli: Callable[..., Run], name: st
         if f"skc {found}{after}" in page or page.endswith(f"skc {found}")
     }
     assert named == set(), sorted(named)
+    kit = set(_command_rows(cli("skc")("--help").stdout))
+    program = {  # `skc` alone meant the program showing the page ("when skc cannot ...")
+        (command, f"skc {word}")
+        for command, page in pages.items()
+        for word in re.findall(r"(?<![\w./-])skc ([\w-]*)", page)
+        if word not in kit
+    }
+    assert program == set(), sorted(program)
     if name == "skillc-index":
         assert "with `skc find` (MCP: `skc_find`)" in pages["skillc-index route"]
         assert {"route", "list", "build"} <= provided, provided

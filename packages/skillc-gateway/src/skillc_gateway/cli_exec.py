@@ -46,8 +46,8 @@ def exec_command(skill: str, command: tuple[str, ...]) -> None:
     ("$PWD/form.pdf"): a relative one is the skill folder's. stdin, stdout and stderr are the
     terminal's; the environment is yours plus SKILL_DIR (the skill's folder). The exit status is
     the command's own (128+N when signal N ended it, 127 when it is not found, 126 when it
-    cannot be executed); 1 with an `error[EXXX]` line when skc cannot resolve SKILL. Every exec
-    is logged (command `exec`, the program and the skill files named) like any access.
+    cannot be executed); 1 with an `error[EXXX]` line when skc exec cannot resolve SKILL. Every
+    exec is logged (command `exec`, the program and the skill files named) like any access.
 
     A bare name SKILL is looked up in the stores only, never a folder of the working
     directory (write `./name` for a folder). Everything after SKILL (or after `--`) is the

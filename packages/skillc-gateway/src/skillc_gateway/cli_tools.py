@@ -71,8 +71,8 @@ def run_command(result: RunOutcome, call: Call[RunParams]) -> None:
     "exit_code", "output", "truncated", "duration_ms"}` plus `error` on failure and `parsed`
     when the output is JSON. The exit status is the tool's own: 127 when the command is not
     found, 126 when it cannot be executed, 128+N when killed by signal N (a timeout: 143, or
-    137 after SIGKILL); 1 with an `error[EXXX]` line when skc cannot start it (unknown tool or
-    parameter, bad value, a broken tool definition).
+    137 after SIGKILL); 1 with an `error[EXXX]` line when skc run cannot start it (unknown tool
+    or parameter, bad value, a broken tool definition).
 
     \b
     Examples:

@@ -55,7 +55,7 @@ def list_command(result: SkillList, call: Call[ListParams]) -> None:
     has no such setting); every other setting, and any override the user set,
     is kept; the folders are then priced again (`--dry-run`: what would change, nothing
     written). Codex and the other agents have no such setting: nothing is applied to them.
-    --reset undoes it: every entry skc set (recorded in `~/.skillc/listing-overrides.json`)
+    --reset undoes it: every entry --apply set (recorded in `~/.skillc/listing-overrides.json`)
     is taken out of those files and forgotten; the user's own are kept, and so is one the
     user changed since (named).
 
