@@ -710,3 +710,31 @@ def test_frontmatter_that_cannot_be_read_is_said_not_a_listing_budget(
     assert skipped in done.stdout.splitlines(), done.stdout
     table = gateway("eval", "--path", str(lib))
     assert f"  {error}" in table.stdout.splitlines()
+
+
+def test_a_key_or_id_of_hidden_characters_is_quoted_within_40_each_escape_whole(
+    tmp_path: Path, write_skill: Any
+) -> None:
+    """A case file's key or id was cut to 40 characters, then escaped: one of zero-width
+    spaces and escape characters was quoted as up to 240, and one cut at the bound as half
+    an escape (``\\u20…``). Escaped first, then cut: at most 40, each escape whole."""
+    import ast
+
+    skill = write_skill(tmp_path / "ledgers", description="Reconcile ledgers.")
+    key = "\u200b\x1b" * 30
+    evals = {"evals": [{"id": key, "prompt": "audit"}], key: 1}
+    _write(skill, "evals/evals.json", json.dumps(evals))
+    unknown, odd_id = read_cases(skill).problems
+    _write(skill, "evals/evals.json", json.dumps(evals)[:-1] + f", {json.dumps(key)}: 2}}")
+    (twice,) = read_cases(skill).problems
+    (skill / "evals" / "evals.json").unlink()
+    _write(skill, "evals/triggers.yaml", f'"{key}": 1\n"{key}": 2\n'.replace("\x1b", "\\e"))
+    (yaml_twice,) = read_cases(skill).problems
+    assert odd_id.startswith("evals/evals.json: an id is not an integer: "), odd_id
+    shown = [odd_id.partition(": an id is not an integer: ")[2]]  # repr's quote, cut
+    for problem in (unknown, twice, yaml_twice):  # each key quoted by repr
+        shown.append(ast.literal_eval(problem[problem.index("'") : problem.rindex("'") + 1]))
+    for quoted in shown:
+        assert len(quoted) <= 40 and quoted.endswith("\u2026"), quoted
+        whole = quoted.removeprefix("'")[:-1].replace("\\u200b", "").replace("\\x1b", "")
+        assert whole == "", quoted

@@ -700,3 +700,19 @@ def test_a_target_with_a_path_separator_is_a_folder() -> None:
     assert not is_folder_target("claude")
     assert is_folder_target("./agents") and is_folder_target("out/skills")
     assert is_folder_target(f"out{os.sep}skills")
+
+
+def test_a_name_of_hidden_characters_is_quoted_within_the_bound(
+    cli: Callable[..., Any],
+) -> None:
+    """``shown`` cut a name to 200 characters, then escaped it: 300 zero-width spaces were
+    quoted as 1,200 characters (and a control character cut at the bound as half an
+    escape). Escaped first, the quote is at most 200 characters, each escape whole."""
+    name = "\u200b\x1b" * 300
+    result = cli("skillc-index", script=True)("build", name)
+    assert result.returncode == 1 and result.stderr.startswith("error[E001]: skill '")
+    quoted = result.stderr.split("'")[1]
+    assert len(quoted) <= MAX_SHOWN and "\u2026" in quoted, quoted
+    head, tail = quoted.split("\u2026")
+    assert all(part.replace("\\u200b", "").replace("\\x1b", "") == "" for part in (head, tail))
+    assert shown(name) == quoted

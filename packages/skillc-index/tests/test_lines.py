@@ -342,9 +342,11 @@ def test_any_of_finds_its_words_with_their_spaces_as_given() -> None:
 
 
 def test_a_cell_is_cut_to_shown_characters_before_the_others_are_padded() -> None:
-    """A cell of 200 KB padded every other row to 200 KB (`stats --group-by` printed 400 MB)."""
+    """A cell of 200 KB padded every other row to 200 KB (`stats --group-by` printed 400 MB).
+    A cell comes escaped (``printable``): it is cut with each escape whole (it showed
+    ``\\u20…``)."""
     from skillc_index.columns import table_lines
-    from skillc_index.text import CELL_CHARS
+    from skillc_index.text import CELL_CHARS, printable
 
     lines = table_lines(
         [["COUNT", "SECTION", "FILE"], ["1", "x" * 200_000, "-"], ["2", "a", "-"]], right=1
@@ -355,3 +357,40 @@ def test_a_cell_is_cut_to_shown_characters_before_the_others_are_padded() -> Non
         7 + CELL_CHARS + 3,
     ]
     assert lines[1].endswith("x\u2026  -") and lines[2].startswith("    2  a  ")
+    hidden = printable("\u200b\x1b" * 1000)  # a cell is printable already: its escapes whole
+    (_, cell) = table_lines([["SECTION"], [hidden]])
+    assert len(cell) <= CELL_CHARS and cell.endswith("\u2026"), len(cell)
+    assert cell[:-1].replace("\\u200b", "").replace("\\x1b", "") == "", cell[-20:]
+
+
+#: An escape as :func:`~skillc_index.text.printable` writes one (a test's own pattern).
+_WHOLE_ESCAPE = re.compile(r"\\(?:[nr]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
+
+
+def _escapes_whole(shown: str) -> bool:
+    """Whether each backslash of ``shown`` (a text of no backslash of its own) starts a whole
+    escape: none cut to ``\\u20…``."""
+    return all(_WHOLE_ESCAPE.match(shown, at) for at, char in enumerate(shown) if char == "\\")
+
+
+def test_printable_cut_escapes_first_then_cuts_each_escape_whole() -> None:
+    """Cut, then escaped: 200 zero-width spaces quoted in 200 characters showed 1,200, and a
+    cut through an escape showed half of it. Escaped, then cut (``printable_cut``, the one
+    cut of an escaped text, ``cut_escaped``): never longer than the limit, no escape split,
+    at either side of a middle cut; a text with nothing to escape is cut as ``cut`` cuts."""
+    from skillc_index.text import cut, cut_escaped, cut_middle, printable, printable_cut
+
+    hidden = "\u200b\x1b\u202e\n\U000e0041" * 300  # 1,500 characters, each one escaped
+    for limit in range(1, 230):
+        for middle in (False, True):
+            shown = printable_cut(hidden, limit, middle=middle)
+            assert len(shown) <= limit and _escapes_whole(shown), (limit, middle, shown)
+            assert shown == cut_escaped(printable(hidden), limit, middle=middle)
+    assert printable_cut(hidden, 20) == "\\u200b\\x1b\\u202e\\n\u2026"
+    assert printable_cut(hidden, 23, middle=True) == "\\u200b\\x1b\u2026\\U000e0041"
+    assert printable_cut("name\u200b", 200) == "name\\u200b"  # it fits once escaped
+    plain = "x y " * 60
+    assert printable_cut(plain, 50) == cut(plain, 50)
+    assert printable_cut(plain, 50, middle=True) == cut_middle(plain, 50)
+    flags = "\U0001f1ef\U0001f1f5" * 400 + "\U0001f1eb"  # pairs from the run's start
+    assert printable_cut(flags, 9, middle=True) == cut_middle(flags, 9)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skillc_index.text import CELL_CHARS, cut
+from skillc_index.text import CELL_CHARS, cut_escaped
 
 __all__ = ["display_width", "table_lines"]
 
@@ -48,10 +48,12 @@ def table_lines(rows: Sequence[Sequence[str]], right: int = 0) -> list[str]:
     cell as a terminal shows them (:func:`display_width`: CJK and emoji take two columns, an
     accent none), two spaces apart, the last column not padded (the first ``right`` columns
     right-aligned, padded always), no white space at the end, each cell cut to
-    :data:`~skillc_index.text.CELL_CHARS` characters first. The one table of the kit's text
+    :data:`~skillc_index.text.CELL_CHARS` characters first, each escape of a cell
+    :func:`~skillc_index.text.printable` wrote kept whole (:func:`~skillc_index.text.cut_escaped`).
+    The one table of the kit's text
     output (``list``, ``list --budget``, ``stats --group-by``, ``eval``)."""
     sized = [
-        [(shown, display_width(shown)) for shown in (cut(c, CELL_CHARS) for c in row)]
+        [(shown, display_width(shown)) for shown in (cut_escaped(c, CELL_CHARS) for c in row)]
         for row in rows
     ]
     count = max((len(row) for row in rows), default=0)

@@ -317,8 +317,8 @@ def hidden_escaped(text: str, *, code: bool = False) -> str:
 
 def hidden_escapes(text: str, *, code: bool = False) -> dict[int, str]:
     """The escapes :func:`hidden_escaped` writes in ``text``, by the index of the character
-    each stands for (in order): what a cut of the escaped text counts each as (its written
-    length, never split: :func:`~skillc_index.text.stub_label`'s ``limit``)."""
+    each stands for (in order). A cut of the escaped text counts each as written and never
+    splits one: :func:`~skillc_index.text.cut_escaped`."""
     global _MAY_HIDE_CHAR
     if text.isascii():
         return {}

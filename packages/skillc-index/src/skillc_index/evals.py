@@ -56,9 +56,9 @@ def unknown_keys(data: Iterable[Any], known: tuple[str, ...]) -> str:
     keys = [str(key) for key in data if key not in known]
     if not keys:
         return ""
-    from skillc_index.text import cut, printable
+    from skillc_index.text import printable_cut
 
-    quoted = ", ".join(repr(cut(printable(key), 40)) for key in keys)
+    quoted = ", ".join(repr(printable_cut(key, 40)) for key in keys)
     return f"unknown key{'s' if len(keys) > 1 else ''} {quoted}"
 
 
@@ -97,13 +97,13 @@ def id_problems(entries: Iterable[Any]) -> list[str]:
     that are no integer, the ids more than one entry holds, each line naming the first."""
     from collections import Counter
 
-    from skillc_index.text import cut, printable
+    from skillc_index.text import printable_cut
 
     ids = [entry["id"] for entry in entries if isinstance(entry, dict) and "id" in entry]
     problems = []
     odd = [each for each in ids if not integer_id(each)]
     if odd:
-        first = cut(printable(repr(odd[0])), 40)
+        first = printable_cut(repr(odd[0]), 40)
         problems.append(
             f"an id is not an integer: {first}"
             if len(odd) == 1
@@ -151,9 +151,9 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            from skillc_index.text import cut, printable
+            from skillc_index.text import printable_cut
 
-            raise KeyWrittenTwice(f"key {cut(printable(key), 40)!r} written twice")
+            raise KeyWrittenTwice(f"key {printable_cut(key, 40)!r} written twice")
         found[key] = value
     return found
 
@@ -187,10 +187,10 @@ def load_yaml(text: str) -> Any:
     except YAMLProblem as exc:
         raise ValueError(str(exc)) from None
     if repeated:
-        from skillc_index.text import cut, printable
+        from skillc_index.text import printable_cut
 
         key, lines = repeated[0], f"lines {repeated[0].first} and {repeated[0].again}"
-        raise KeyWrittenTwice(f"key {cut(printable(key.key), 40)!r} written twice ({lines})")
+        raise KeyWrittenTwice(f"key {printable_cut(key.key, 40)!r} written twice ({lines})")
     return {} if node is None else data
 
 

@@ -31,7 +31,7 @@ from skillc_index.record import Record
 from skillc_index.targets import KNOWN_TARGETS as KNOWN_TARGETS  # the README's API table
 from skillc_index.targets import AgentTarget as AgentTarget  # the facade's _MOVED sends here
 from skillc_index.targets import agent_targets, is_folder_target
-from skillc_index.text import MAX_SHOWN, cut_middle, printable
+from skillc_index.text import MAX_SHOWN, printable_cut
 
 if TYPE_CHECKING:
     from skillc_index.inventory.folders import Root
@@ -124,11 +124,11 @@ def find_project_root(start: Path, home: Path) -> Path | None:
 
 
 def shown(text: str) -> str:
-    """``text`` for a one-line message: cut to :data:`MAX_SHOWN` characters, its start and its
-    end kept (:func:`~skillc_index.text.cut_middle`: a long path keeps its file's name), its
-    control characters escaped (:func:`~skillc_index.text.printable`, as text output shows
-    them)."""
-    return printable(cut_middle(text, MAX_SHOWN))
+    """``text`` for a one-line message: its control characters escaped
+    (:func:`~skillc_index.text.printable`, as text output shows them), then cut to
+    :data:`MAX_SHOWN` characters, its start and its end kept (a long path keeps its file's
+    name), each escape whole (:func:`~skillc_index.text.printable_cut`)."""
+    return printable_cut(text, MAX_SHOWN, middle=True)
 
 
 def require_skill_name(name: str) -> None:

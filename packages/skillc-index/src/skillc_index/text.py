@@ -36,9 +36,7 @@ from skillc_index.deceptive import (
     UNSEEN,
     char_class,
     code_escape,
-    escaped_at,
     hidden_escaped,
-    hidden_escapes,
 )
 
 __all__ = [
@@ -58,6 +56,7 @@ __all__ = [
     "count_line_bytes",
     "count_lines",
     "cut",
+    "cut_escaped",
     "cut_middle",
     "cut_quotes",
     "decoded",
@@ -72,6 +71,7 @@ __all__ = [
     "one_of",
     "other_bom",
     "printable",
+    "printable_cut",
     "shell_word",
     "split_lines",
     "stub_label",
@@ -438,6 +438,73 @@ def cut_middle(text: str, limit: int) -> str:
     return text[:head].rstrip() + ELLIPSIS + text[tail:].lstrip()
 
 
+#: An escape as :func:`printable` and :func:`stub_label` write one (``\\x1b``, ``\\n``,
+#: ``\\u200b``, ``\\U000e0041``: a backslash, then no other): what :func:`cut_escaped` never
+#: cuts in half. Compiled on first use (:func:`_escape_around`).
+_ESCAPE = r"\\(?:[nr]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})"
+_ESCAPE_AT: re.Pattern[str] | None = None
+
+
+def _escape_around(text: str, index: int) -> tuple[int, int] | None:
+    """The start and the end of the escape in ``text`` that a cut at ``index`` would split
+    (``index`` inside it, not at its start); None when there is none. An escape holds one
+    backslash, its first character, and at most 10 (``\\U000e0041``)."""
+    global _ESCAPE_AT
+    start = text.rfind("\\", max(0, index - 9), index)
+    if start < 0:
+        return None
+    if _ESCAPE_AT is None:
+        _ESCAPE_AT = re.compile(_ESCAPE)
+    found = _ESCAPE_AT.match(text, start)
+    return found.span() if found is not None and found.end() > index else None
+
+
+def _cut_at(text: str, index: int, *, forward: bool = False) -> int:
+    """``index`` moved back (``forward``: on) to where a cut of an escaped ``text`` splits
+    neither a grapheme (:func:`grapheme_boundary`) nor an escape (:func:`_escape_around`)."""
+    while True:
+        index = grapheme_boundary(text, index, forward=forward)
+        around = _escape_around(text, index)
+        if around is None:
+            return index
+        index = around[1] if forward else around[0]
+
+
+def cut_escaped(text: str, limit: int, *, middle: bool = False) -> str:
+    """:func:`cut` (``middle``: :func:`cut_middle`) of a text already escaped
+    (:func:`printable`'s, :func:`stub_label`'s), each escape kept whole: a cut that would
+    split one goes before it (after it, for the end ``middle`` keeps). So the text shown is
+    never longer than ``limit``, escapes counted as written (``\\u200b`` is 6), and never
+    ends in half an escape (``\\u20…``), as a cut before the escaping made both."""
+    if len(text) <= limit:
+        return text
+    if not middle:
+        return text[: _cut_at(text, limit - 1)].rstrip() + ELLIPSIS
+    head = _cut_at(text, limit // 2)
+    tail = _cut_at(text, len(text) - (limit - 1 - limit // 2), forward=True)
+    return text[:head].rstrip() + ELLIPSIS + text[tail:].lstrip()
+
+
+def printable_cut(text: str, limit: int, *, middle: bool = False) -> str:
+    """``text`` as text output shows it (:func:`printable`) in at most ``limit`` characters:
+    escaped first, then cut with each escape whole (:func:`cut_escaped`; ``middle``: its start
+    and its end kept). What a line quotes of a name, a description or a key (``shown``,
+    ``find``'s descriptions, ``stats --html``'s cells). Only what a cut may keep is escaped,
+    with the characters beside it that tell whether a joiner shows: a 1 MB text costs what
+    ``limit`` characters do."""
+    reach = limit + 2
+    if len(text) <= (2 * reach if middle else reach):
+        return cut_escaped(printable(text), limit, middle=middle)
+    head = printable(text[:reach])
+    if not middle:
+        return cut_escaped(head, limit)
+    start = run = len(text) - reach
+    while run > 0 and ord(text[run - 1]) in _REGIONAL:
+        run -= 1  # flag letters pair from their run's start (:func:`_within`): as many kept
+    start -= (start - run) % 2
+    return cut_escaped(f"{head} {printable(text[start:])}", limit, middle=True)
+
+
 def one_of(names: tuple[str, ...] | list[str]) -> str:
     """``'a'``, ``'a' or 'b'``, ``'a', 'b' or 'c'``: names quoted for a hint."""
     quoted = [f"'{name}'" for name in names]
@@ -532,20 +599,10 @@ def stub_label(text: str, *, code: bool = False, limit: int | None = None) -> st
     escaped too, as SKL901 reports it (:func:`~skillc_index.deceptive.hides`).
     ``show --section`` finds a heading by it too. ``limit``: the label written in at most
     that many characters, each escape counted as written (``\\u202e`` is 6) and never cut
-    in half (the cut goes before it), cut as :func:`cut` cuts (a reference's description:
-    300 overrides were 715 characters when cut first, then escaped)."""
-    text = one_line(text)
-    if limit is None:
-        return hidden_escaped(text, code=code)
-    escapes = hidden_escapes(text, code=code)
-    written = len(text) + sum(len(escape) - 1 for escape in escapes.values())
-    if written <= limit:
-        return escaped_at(text, escapes)
-    end = width = 0
-    while width + len(escapes.get(end, "x")) <= limit - 1:  # room for the ellipsis
-        width += len(escapes.get(end, "x"))
-        end += 1
-    return escaped_at(text[: grapheme_boundary(text, end)].rstrip(), escapes) + ELLIPSIS
+    in half (the cut goes before it), cut as :func:`cut` cuts (:func:`cut_escaped`; a
+    reference's description: 300 overrides were 715 characters when cut first, then escaped)."""
+    text = hidden_escaped(one_line(text), code=code)
+    return text if limit is None else cut_escaped(text, limit)
 
 
 def any_of(words: tuple[str, ...], key: str, space: str = " ") -> re.Pattern[str]:
