@@ -2871,3 +2871,22 @@ def test_a_catalog_in_memory_replaced_by_one_on_disk_is_closed(tmp_path: Path) -
         on_disk.db.execute("SELECT 1")
     finally:
         on_disk.close()
+
+
+def test_a_description_of_hidden_characters_is_shown_within_its_160(
+    cli: Callable[..., Any], project: Path, write_skill: WriteSkill
+) -> None:
+    """find cut a description to 160 characters, then escaped it: a description of
+    zero-width spaces and escape characters showed 160 of them as up to 960 characters, and
+    one cut at the bound as half an escape. Escaped first, then cut: at most 160, each escape
+    whole."""
+    hidden = "\\u200b\\x1b" * 150  # YAML's escapes: 300 characters, each shown escaped
+    frontmatter = f'name: zebra\ndescription: "Zebra stripes {hidden}"\n'
+    write_skill(project / ".claude/skills/zebra", frontmatter=frontmatter, body="## Paint\n")
+    result = cli("skillc-gateway", script=True)("find", "zebra stripes", "--limit", "1")
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.splitlines()[2].removeprefix("   ")
+    assert line.startswith("Zebra stripes \\u200b\\x1b") and line.endswith("\u2026"), line
+    assert len(line) <= 160, len(line)
+    rest = line.removeprefix("Zebra stripes ").removesuffix("\u2026")
+    assert rest.replace("\\u200b", "").replace("\\x1b", "") == "", rest

@@ -46,7 +46,8 @@ def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:
     it: ``skillc-gateway show ...`` under the gateway's own script), each line one line: what
     a skill says of itself shows its control characters as escapes, so it cannot make up a
     result."""
-    from skillc_index import counted, cut, printable
+    from skillc_index import counted, printable
+    from skillc_index.text import printable_cut
 
     if not result.skills:
         return f"No skill fits this query ({counted(result.searched, 'skill')} searched)."
@@ -56,7 +57,7 @@ def render_text(layout: Layout, result: FindResult, spell: Spell) -> str:
         lines.append(f"   {printable(layout.display(Path(skill.path)))}")
         if skill.description:
             one_line = " ".join(skill.description.split())
-            lines.append(f"   {printable(cut(one_line, 160))}")
+            lines.append(f"   {printable_cut(one_line, 160)}")
         if skill.sections:  # its words are shell words: control characters escaped too
             lines.append(f"   {_read_hint(layout, skill, spell)}")
         blocks.append("\n".join(lines))
