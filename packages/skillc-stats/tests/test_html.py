@@ -250,6 +250,23 @@ def test_html_cuts_every_value_it_shows(
     assert f"<title>/w/0{'&quot;' * 995}\u2026: 1</title>" in page
 
 
+def test_html_escapes_a_value_then_cuts_it_each_escape_whole(
+    demo: ResolvedSkill, cli: Callable[..., Run], project: Path, log_rows: Callable[..., Path]
+) -> None:
+    """A value was cut to 1,000 characters, then escaped: a folder of zero-width spaces and
+    escape characters showed 1,000 of them as up to 6,000 characters, and one cut at the
+    bound as half an escape. Escaped first, then cut: at most 1,000, each escape whole."""
+    folder = "/w/" + "\u200b\x1b" * 1000
+    log_rows(record(demo, "show", {"section": "Usage"}, cwd=folder))
+    result = cli("skillc-stats", script=True)("stats", "demo", "--html", "page.html")
+    assert result.returncode == 0, result.stderr
+    page = (project / "page.html").read_text(encoding="utf-8")
+    (title,) = re.findall(r"<title>(/w/[^<]*): 1</title>", page)
+    assert len(title) <= 1000 and title.endswith("\u2026"), len(title)
+    rest = title.removeprefix("/w/").removesuffix("\u2026")
+    assert rest.replace("\\u200b", "").replace("\\x1b", "") == "", rest[-20:]
+
+
 def test_html_keeps_the_mode_of_the_page_it_replaces(
     demo: ResolvedSkill, stats_cli: Run, project: Path
 ) -> None:

@@ -4,8 +4,8 @@ The page stands alone: inline CSS and inline SVG charts, no script, nothing fetc
 Content-Security-Policy forbids any load but inline styles and ``data:`` images, so a page
 opened from a mail or a share shows what it holds and calls nowhere). Every name on it (skill,
 section, file, folder, user, machine) comes from logs and skills strangers wrote: each is
-escaped for HTML (:func:`_esc`), cut to :data:`~skillc_index.text.CELL_CHARS` characters and
-its control characters written as escapes first.
+escaped for HTML (:func:`_esc`), its control characters written as escapes, then cut to
+:data:`~skillc_index.text.CELL_CHARS` characters.
 
 A page carries :data:`MARK` at its start; :func:`write_page` replaces a file only when it
 carries it (a page skillc wrote); with ``force``, another file is moved aside, never deleted.
@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skillc_index import cut, grapheme_boundary, printable
-from skillc_index.text import CELL_CHARS  # the most characters of one value a page shows too
+from skillc_index import grapheme_boundary
+from skillc_index.text import CELL_CHARS, printable_cut  # (CELL_CHARS: a page's too)
 
 if TYPE_CHECKING:
     from skillc_stats._stats import StatsQuery
@@ -50,9 +50,9 @@ td,th{padding:.15em .8em .15em 0;text-align:left}td.n{text-align:right;white-spa
 
 def _esc(value: object) -> str:
     """A value as HTML text (element content or an attribute's), control characters escaped,
-    cut to :data:`~skillc_index.text.CELL_CHARS` characters (a log's folder of 2 MB made a
-    page of 240 MB)."""
-    return html.escape(printable(cut("-" if value is None else str(value), CELL_CHARS)), quote=True)
+    then cut to :data:`~skillc_index.text.CELL_CHARS` characters, each escape whole (a log's
+    folder of 2 MB made a page of 240 MB; cut first, one of zero-width spaces showed 6,000)."""
+    return html.escape(printable_cut("-" if value is None else str(value), CELL_CHARS), quote=True)
 
 
 def _number(value: int) -> str:
