@@ -324,39 +324,48 @@ def test_the_readmes_sql_row_names_the_files_that_hold_the_sql() -> None:
     assert named >= 10, row
 
 
-#: Names moved to a module of their own (old module -> its home, the names): each has one
+#: Names moved to a module of their own (old module -> each home, its names): each has one
 #: import path, its home's. ``skillc_index.layout`` still names ``KNOWN_TARGETS`` (the
 #: README's API table) and ``AgentTarget`` (where the facade's deprecated name sends its
 #: users), so they are not listed.
-MOVED_OUT = {
-    "skillc_index.atomic": ("skillc_index.locks", ("FileLock", "flock_within", "locked_folder")),
-    "skillc_index.layout": (
-        "skillc_index.targets",
-        ("agent_targets", "home_relative", "is_folder_target", "target_name_problem"),
-    ),
-    "skillc_index.markdown.document": (
-        "skillc_index.markdown.parsers",
-        ("markdown_parser", "parse_closed", "HEADINGS_ONLY", "LAZY_HEADINGS", "NO_REFERENCES"),
-    ),
-    "skillc_index.inventory.folders": (
-        "skillc_index.inventory.plugins",
-        ("plugin_folders", "check_not_plugin_copy", "settings_files"),
-    ),
-    "skillc_index.listing.overrides": (
-        "skillc_index.inventory.plugins",
-        ("settings_files", "MAX_SETTINGS_BYTES"),
-    ),
-    "skillc_lint.server.app": ("skillc_lint.server.lifecycle", ("Lifecycle",)),
-    "skillc_lint._run": ("skillc_lint._run_checks", ("check_outputs", "check_page_options")),
-    "skillc_lint._skill": (
-        "skillc_index.markdown.targets",
-        ("Substitutions", "NO_SUBSTITUTIONS"),
-    ),
-    "skillc_mcp._http": ("skillc_mcp._http_serve", ("serve_http",)),
-    "skillc_gateway.evaluate.run": (
-        "skillc_gateway.evaluate.agent_library",
-        ("library_of", "has_case_file"),
-    ),
+MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
+    "skillc_index.atomic": {"skillc_index.locks": ("FileLock", "flock_within", "locked_folder")},
+    "skillc_index.layout": {
+        "skillc_index.targets": (
+            "agent_targets",
+            "home_relative",
+            "is_folder_target",
+            "target_name_problem",
+        ),
+    },
+    "skillc_index.markdown.document": {
+        "skillc_index.markdown.parsers": (
+            "markdown_parser",
+            "parse_closed",
+            "HEADINGS_ONLY",
+            "LAZY_HEADINGS",
+            "NO_REFERENCES",
+        ),
+    },
+    "skillc_index.inventory.folders": {
+        "skillc_index.inventory.plugins": (
+            "plugin_folders",
+            "check_not_plugin_copy",
+            "settings_files",
+        ),
+    },
+    "skillc_index.listing.overrides": {
+        "skillc_index.inventory.plugins": ("settings_files", "MAX_SETTINGS_BYTES"),
+    },
+    "skillc_lint.server.app": {"skillc_lint.server.lifecycle": ("Lifecycle",)},
+    "skillc_lint._run": {"skillc_lint._run_checks": ("check_outputs", "check_page_options")},
+    "skillc_lint._skill": {
+        "skillc_index.markdown.targets": ("Substitutions", "NO_SUBSTITUTIONS"),
+    },
+    "skillc_mcp._http": {"skillc_mcp._http_serve": ("serve_http",)},
+    "skillc_gateway.evaluate.run": {
+        "skillc_gateway.evaluate.agent_library": ("library_of", "has_case_file"),
+    },
 }
 
 
@@ -409,24 +418,27 @@ def test_a_moved_name_has_one_import_path() -> None:
     ``skillc_index.targets.agent_targets`` were one function with two import paths."""
     found = packages()
     wrong = []
-    for old, (home, names) in MOVED_OUT.items():
-        assert set(names) <= defined_names(source_of(home, found)), (home, names)
-        lent = sorted(lent_names(source_of(old, found)) & set(names))
-        wrong += [f"{old} still offers {name} (its home: {home})" for name in lent]
-    for folder in found.values():
-        for part in ("src", "tests"):
-            for path in sorted((folder / part).rglob("*.py")):
-                tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-                for node in ast.walk(tree):
-                    if not (isinstance(node, ast.ImportFrom) and node.module in MOVED_OUT):
-                        continue
-                    home, names = MOVED_OUT[node.module]
-                    wrong += [
-                        f"{path.relative_to(PACKAGES)}:{node.lineno}: {alias.name} from"
-                        f" {node.module}, not {home}"
-                        for alias in node.names
-                        if alias.name in names
-                    ]
+    for old, homes in MOVED_OUT.items():
+        lent = lent_names(source_of(old, found))
+        for home, names in homes.items():
+            assert set(names) <= defined_names(source_of(home, found)), (home, names)
+            wrong += [
+                f"{old} still offers {name} (its home: {home})"
+                for name in sorted(lent & set(names))
+            ]
+    folders = [folder / part for folder in found.values() for part in ("src", "tests")]
+    for path in sorted(p for f in [*folders, PACKAGES.parent / "tests"] for p in f.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ImportFrom) and node.module in MOVED_OUT):
+                continue
+            wrong += [
+                f"{path.relative_to(PACKAGES.parent)}:{node.lineno}: {alias.name} from"
+                f" {node.module}, not {home}"
+                for home, names in MOVED_OUT[node.module].items()
+                for alias in node.names
+                if alias.name in names
+            ]
     assert wrong == [], "\n".join(wrong)
 
 
