@@ -818,8 +818,8 @@ def test_the_api_checks_the_agent_command(
     from skillc_gateway.evaluate.live import LiveOptions
     from skillc_gateway.evaluate.run import EvalOptions, evaluate
     from skillc_index.config import load_config
-    from skillc_index.diagnostics import InvalidOption
     from skillc_index.layout import Layout
+    from skillc_index.option_errors import InvalidOption
 
     pwned = tmp_path / "PWNED"
     _cases(library / "pdf", (f"fill in this PDF form $(touch {pwned}) invoke", True))
@@ -953,7 +953,7 @@ def test_argv_of_checks_a_command_no_evaluation_checked(tmp_path: Path) -> None:
     files would have run as shell code. It checks a command not checked yet: E100."""
     from skillc_gateway.evaluate.cases import Case
     from skillc_gateway.evaluate.live import argv_of
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
 
     case = Case("$(touch pwned) fill a form", True, "evals/triggers.yaml")
     with pytest.raises(InvalidOption, match="would run as code"):

@@ -170,7 +170,7 @@ def test_a_machine_format_carries_the_error_the_console_prints(
     mapping: a click error that is no usage error is its own message, not its type's name.
     ``error_json`` is its JSON, the one object lint's and eval's ``--format json`` print."""
     from skillc_index.console import error_json, error_of
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
 
     exc = click.ClickException("cannot open 'x'")
     assert handle_exception(exc, []) == 1

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from skillc_index import CLI_SPELLING, MCP_SPELLING, InvalidOption, Notice
 from skillc_index.console import Call, command
-from skillc_index.diagnostics import TooManyItems
 from skillc_index.operation import Operation, Param, Session
+from skillc_index.option_errors import TooManyItems
 from skillc_index.record import Record
 from skillc_index.shapes import shape_schema
 

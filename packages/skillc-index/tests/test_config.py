@@ -514,7 +514,8 @@ def test_a_library_folder_left_out_is_quoted_bounded(layout: Layout) -> None:
     """A project's library folder outside the project is named cut (its start and its end
     kept), not whole: a 100 KB folder was a 100 KB warning on each run; so is the E100 of a
     library with no folder left, and many folders are capped."""
-    from skillc_index.diagnostics import MAX_PROBLEMS, InvalidOption
+    from skillc_index.diagnostics import MAX_PROBLEMS
+    from skillc_index.option_errors import InvalidOption
     from skillc_index.text import MAX_SHOWN
 
     assert layout.project_config is not None and layout.project_root is not None

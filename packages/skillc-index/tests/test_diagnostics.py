@@ -7,7 +7,7 @@ import re
 import pytest
 
 import skillc_index as si
-from skillc_index import command_errors
+from skillc_index import command_errors, option_errors
 from skillc_index import diagnostics as d
 from skillc_index.accesslog import errors as log_errors
 
@@ -225,9 +225,9 @@ def test_a_message_quotes_at_most_200_characters_of_each_value_it_was_given() ->
         (f"cannot write '{long}/x.out': too long", f"cannot write '{cut[:-6]}/x.out': too long"),
         (f"bare {long} word", f"bare {cut} word"),
     ]:
-        assert d.InvalidOption(given).diagnostic.message == f"invalid option: '{shown}'"
+        assert option_errors.InvalidOption(given).diagnostic.message == f"invalid option: '{shown}'"
     assert len(d.InternalError(f"--since '{spaced}' is bad").diagnostic.message) < 240
     words = "it's " + "x " * 150 + "isn't it"  # no quote: as it was
-    assert d.InvalidOption(words).diagnostic.message == f"invalid option: '{words}'"
+    assert option_errors.InvalidOption(words).diagnostic.message == f"invalid option: '{words}'"
     finding = d.lint_diagnostic("SKL1", "rule", f"value '{long}'")
     assert finding.message.endswith(f"'{long}'")

@@ -43,12 +43,8 @@ from skillc_index.command_errors import (
     TargetInsideSkill,
 )
 from skillc_index.console import handle_exception
-from skillc_index.diagnostics import (
-    BinaryFile,
-    TooManyQueryWords,
-    UnknownTarget,
-    WordedOption,
-)
+from skillc_index.diagnostics import BinaryFile
+from skillc_index.option_errors import TooManyQueryWords, UnknownTarget, WordedOption
 from skillc_index.spelling import PARAMETER_NAMES
 
 CODES: list[tuple[type[SkillcError], type[SkillcError], str]] = [

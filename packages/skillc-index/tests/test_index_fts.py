@@ -11,7 +11,6 @@ from unicodedata import normalize
 import pytest
 
 from skillc_index import EmptyQuery, fts_query
-from skillc_index.diagnostics import TooManyQueryWords
 from skillc_index.index.fts import (
     MAX_QUERY_WORDS,
     TOKENIZE_CLAUSES,
@@ -21,6 +20,7 @@ from skillc_index.index.fts import (
     restore_fts_text,
 )
 from skillc_index.index.snippets import written_snippet
+from skillc_index.option_errors import TooManyQueryWords
 
 
 def test_tokenizer_preference() -> None:

@@ -930,8 +930,8 @@ def test_a_project_relative_target_is_no_folder_of_the_home(
 def test_the_folders_an_agent_reads(layout: Layout, project: Path, home: Path) -> None:
     """``codex`` and ``agents`` read one folder, which the inventory names after ``agents``:
     ``skc list --agent codex`` lists its skills all the same."""
-    from skillc_index.diagnostics import UnknownTarget
     from skillc_index.inventory.folders import folders_of_agent
+    from skillc_index.option_errors import UnknownTarget
 
     assert folders_of_agent("codex", layout) == {
         project / ".agents/skills",

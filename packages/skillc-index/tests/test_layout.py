@@ -17,7 +17,7 @@ from skillc_index import (
     resolve_skill,
     skill_name_problem,
 )
-from skillc_index.diagnostics import PathEscapesRoot, SkillNotFound, UnknownTarget
+from skillc_index.diagnostics import PathEscapesRoot, SkillNotFound
 from skillc_index.import_record import ImportRecord
 from skillc_index.layout import (
     IMPORT_RECORD,
@@ -27,6 +27,7 @@ from skillc_index.layout import (
     require_skill_name,
     shown,
 )
+from skillc_index.option_errors import UnknownTarget
 
 WriteSkill = Callable[..., Path]
 

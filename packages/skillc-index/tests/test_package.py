@@ -471,7 +471,7 @@ def test_an_output_under_a_file_is_e100_and_what_cannot_be_made_is_cannot_create
     """``-o afile/x`` was E999 NotADirectoryError (a traceback under -v): E100 as ``-o afile``
     is; a folder the system will not make is CannotCreate (E999 by type), nothing written."""
     from skillc_index.command_errors import CannotCreate
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
 
     (project / "afile").write_text("x")
     given = [str(skills / "notes")]
@@ -619,7 +619,7 @@ def test_an_output_that_leads_into_a_runtime_or_store_is_e100(
     through the deployment's symlink into the runtime, the folder Claude Code loads as the
     skill (a zip, plugin.json and the source again under it), kept by the next build: the
     check compared the output with the source only."""
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
     from skillc_index.package.make import package_skills
 
     write_skill(project / ".skillc" / "skills" / "demo")

@@ -347,6 +347,17 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "NO_REFERENCES",
         ),
     },
+    "skillc_index.diagnostics": {
+        "skillc_index.option_errors": (
+            "InvalidOption",
+            "ParameterError",
+            "TextTooLong",
+            "TooManyItems",
+            "TooManyQueryWords",
+            "UnknownTarget",
+            "WordedOption",
+        ),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

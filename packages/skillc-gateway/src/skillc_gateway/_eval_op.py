@@ -163,7 +163,7 @@ def _ratio(name: str, value: float | None, *, share: bool = False) -> None:
     """E100 for a ratio outside 0-1; for a ``share`` of runs (``threshold``), for 0 too: at
     0 a skill the agent never invoked counted as triggered (every should-not-trigger case a
     live failure, ``invoked 0/1``)."""
-    from skillc_index.diagnostics import ParameterError
+    from skillc_index.option_errors import ParameterError
 
     if share and value is not None and value == 0:
         raise ParameterError(
@@ -187,7 +187,7 @@ def _goes_with(params: EvalParams) -> None:
     ``--html``): ``force`` without ``init``, the live mode's without ``live``; and for one
     that scores cases given with ``init``, which writes them. They were taken in silence,
     and did nothing."""
-    from skillc_index.diagnostics import ParameterError
+    from skillc_index.option_errors import ParameterError
 
     if not params.init and given(params, ("force",)):
         raise ParameterError("{force} goes with {init}")
@@ -218,7 +218,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
         try:
             command = tuple(shlex.split(params.live))
         except ValueError as exc:
-            from skillc_index.diagnostics import InvalidOption
+            from skillc_index.option_errors import InvalidOption
 
             raise InvalidOption(f"live command: {exc}") from None
         if os.name != "posix":  # the agent runs in a process group of its own, as a tool does
@@ -230,7 +230,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
         try:  # as run_live compiles it for each skill, before any work
             live_pattern(pattern, "skill")
         except re.error as exc:
-            from skillc_index.diagnostics import InvalidOption
+            from skillc_index.option_errors import InvalidOption
 
             raise InvalidOption(f"live pattern is not a regular expression: {exc}") from None
         live = LiveOptions(command, pattern=pattern)  # the defaults, then what was given
@@ -246,7 +246,7 @@ def evaluate(session: Session, params: EvalParams) -> EvalResult:
     paths = params.path
     if params.library is not None:
         if paths:
-            from skillc_index.diagnostics import InvalidOption
+            from skillc_index.option_errors import InvalidOption
 
             raise InvalidOption("give a library or paths, not both")
         layout = session.layout

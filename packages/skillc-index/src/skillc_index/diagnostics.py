@@ -6,8 +6,8 @@ Library code raises the typed exceptions (errors) or returns :class:`Diagnostic`
 
 The errors of the commands that write, of the usage logs and of tool definitions are in
 :mod:`skillc_index.command_errors`, which the readers (``skc show``, ``search``) never load;
-E100's, an option or argument refused, in :mod:`skillc_index.option_errors` (importable from
-here too).
+E100's, an option or argument refused, in :mod:`skillc_index.option_errors` (import them
+from there: this module does not hand them out).
 
 Errors are told apart by type, never by message text: each condition has its class, a
 subclass of the one of its code (``UnknownTarget(InvalidOption)`` is E100). No library message
@@ -23,20 +23,11 @@ import errno
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from skillc_index.record import Record
 from skillc_index.spelling import PARAMETER_NAMES, Spelling
 from skillc_index.text import NUL_REASON, cut_quotes, nul_shown, one_of, printable
-
-if TYPE_CHECKING:
-    from skillc_index.option_errors import InvalidOption as InvalidOption
-    from skillc_index.option_errors import ParameterError as ParameterError
-    from skillc_index.option_errors import TextTooLong as TextTooLong
-    from skillc_index.option_errors import TooManyItems as TooManyItems
-    from skillc_index.option_errors import TooManyQueryWords as TooManyQueryWords
-    from skillc_index.option_errors import UnknownTarget as UnknownTarget
-    from skillc_index.option_errors import WordedOption as WordedOption
 
 Severity = Literal["error", "warning"]
 NoticeLevel = Literal["error", "warning", "info"]
@@ -595,19 +586,3 @@ def logging_disabled() -> Diagnostic:
 def stale_local_logs(skill: str) -> Diagnostic:
     """W003: fallback logs for ``skill`` are older than an hour."""
     return Diagnostic("W003", {"skill": skill})
-
-
-#: E100's error types, in :mod:`skillc_index.option_errors`: still importable from here, where
-#: every package of the kit has imported them (loaded on first use: that module imports this).
-_OPTION_ERRORS = frozenset(
-    {"InvalidOption", "ParameterError", "TextTooLong", "TooManyItems", "TooManyQueryWords",
-     "UnknownTarget", "WordedOption"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> object:
-    if name in _OPTION_ERRORS:
-        from skillc_index import option_errors
-
-        return getattr(option_errors, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from skillc_index import Diagnostic, InternalError, InvalidOption, Spelling
 from skillc_index.command_errors import CannotWrite
-from skillc_index.diagnostics import ParameterError as SharedParameterError
+from skillc_index.option_errors import ParameterError as SharedParameterError
 
 __all__ = [
     "BaselineNotWritten",

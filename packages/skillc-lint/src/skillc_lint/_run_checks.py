@@ -37,8 +37,8 @@ def check_page_options(params: LintParams, mode: str) -> None:
     dropped in silence (``--list-rules --sarif-file x``: exit 0, no file for CI to upload),
     as other commands refuse an option without the one it goes with; a value equal to the
     default is taken as not given."""
-    from skillc_index.diagnostics import ParameterError
     from skillc_index.operation import given
+    from skillc_index.option_errors import ParameterError
 
     field = given(params, (*RUN_ONLY, *(RULE_CHOICE if mode == "explain" else ())))
     if field is not None:
@@ -64,7 +64,7 @@ def check_outputs(params: LintParams, cwd: Path) -> None:
     for i, (field, real) in enumerate(named):
         for other, other_real in named[i + 1 :]:
             if real == other_real:
-                from skillc_index.diagnostics import ParameterError
+                from skillc_index.option_errors import ParameterError
 
                 raise ParameterError(f"{{{field}}} and {{{other}}} name the same file")
     if params.sarif_file is not None:

@@ -320,14 +320,14 @@ class LintReport(NamedTuple):
 def _names(values: Iterable[str], name: str, most: int) -> list[str]:
     """Items that may each hold several comma-separated names, as one list; one ``str`` is
     one item, not its characters (:func:`skillc_index.items.as_items`). More than ``most``
-    names is :class:`~skillc_index.diagnostics.TooManyItems` (E100) of the parameter
+    names is :class:`~skillc_index.option_errors.TooManyItems` (E100) of the parameter
     ``name``, as more items are (one item of 200,000 names held the MCP server 7 s)."""
     from skillc_index.items import as_items
 
     names = [part.strip() for value in as_items(values) for part in value.split(",")]
     names = [part for part in names if part]
     if len(names) > most:
-        from skillc_index.diagnostics import TooManyItems
+        from skillc_index.option_errors import TooManyItems
 
         raise TooManyItems(name, len(names), most)
     return names

@@ -135,7 +135,7 @@ def mcp_command(
     )
     for name, values in repeated:  # each as build's targets (E100 before anything starts)
         if len(values) > MAX_TARGETS:
-            from skillc_index.diagnostics import TooManyItems
+            from skillc_index.option_errors import TooManyItems
 
             raise TooManyItems(name, len(values), MAX_TARGETS)
     import sys

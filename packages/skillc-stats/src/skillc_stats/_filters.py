@@ -260,7 +260,7 @@ def team_filters(
         checked_text(store, "store", "a postgresql:// URL")
     filters = parse_filters(since, until, projects, cwd=layout.cwd, users=users, machines=machines)
     if store is None and (filters.users or filters.machines):
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         template = "the user and machine filters need a team store ({from})"
         raise ParameterError(template, python={"from": "store"})

@@ -455,9 +455,9 @@ def query_all(
     to folders, is E100 (as ``--by`` on the command line), checked first."""
     from typing import get_args
 
-    from skillc_index.diagnostics import InvalidOption
     from skillc_index.items import checked_targets
     from skillc_index.layout import shown
+    from skillc_index.option_errors import InvalidOption
     from skillc_stats._filters import team_filters
     from skillc_stats.operations import Period
 

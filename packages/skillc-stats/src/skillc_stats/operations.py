@@ -227,11 +227,11 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
     from skillc_stats._stats import prepare
 
     if params.all_ and params.skill is not None:
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         raise ParameterError("give either {skill} or {all}")
     if params.by is not None and params.group_by != "summary":  # one skill or all: one report
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         _known_query(params.group_by)
         raise ParameterError("{by} is its own report, the uses over time: leave out {group_by}")
@@ -254,18 +254,18 @@ def stats(session: Session, params: StatsParams) -> StatsReport:
         else:
             store = team_url(params.from_, configured, "--from")
     if params.force and params.html is None:
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         raise ParameterError("{force} goes with {html}")
     if params.html is not None and params.group_by != "summary":  # the page shows them all
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         _known_query(params.group_by)
         raise ParameterError(
             "{html} is its own report, every view on one page: leave out {group_by}"
         )
     if params.html == "-":  # no command of the kit reads '-' as standard output
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         raise ParameterError("{html} writes a file, not standard output: './-' names a file '-'")
     target = None
@@ -401,7 +401,7 @@ def _all(
     from skillc_stats._usage import all_answers
 
     if params.group_by != "summary":
-        from skillc_index.diagnostics import ParameterError
+        from skillc_index.option_errors import ParameterError
 
         _known_query(params.group_by)
         raise ParameterError("every skill at once has one report: leave out {group_by}")
@@ -552,7 +552,7 @@ def sync(session: Session, params: SyncParams) -> SyncResult:
     team store (:func:`~skillc_stats.upload_logs`). Nothing is logged: no single skill is
     resolved. One skill that cannot be synced does not stop the others
     (:attr:`SyncResult.ok`)."""
-    from skillc_index.diagnostics import ParameterError
+    from skillc_index.option_errors import ParameterError
 
     if params.from_ is not None:
         if params.to is not None:

@@ -59,9 +59,9 @@ from skillc_index import (
     SkillDirectoryNotFound,
     format_diagnostic,
 )
-from skillc_index.diagnostics import TextTooLong, TooManyItems
 from skillc_index.inventory.folders import Root, routing_roots, search_roots
 from skillc_index.inventory.reads import PathNotSearched, confine
+from skillc_index.option_errors import TextTooLong, TooManyItems
 
 if TYPE_CHECKING:
     from skillc_gateway.catalog.engine import Catalog

@@ -178,13 +178,13 @@ def _agent_cli(program: str) -> str | None:
 
 
 def check_command(command: tuple[str, ...]) -> None:
-    """E100 (:class:`~skillc_index.diagnostics.InvalidOption`) when ``{query}`` or ``{skill}``
+    """E100 (:class:`~skillc_index.option_errors.InvalidOption`) when ``{query}`` or ``{skill}``
     in ``command`` would be code, not data: ``skc run``'s check of a tool's placeholders
     (:meth:`~skillc_index.tools.command.CommandTemplate.code_values`), on the command's words
     with each ``{query}``/``{skill}`` a placeholder. A request from a skill's files in
     ``sh -c "echo {query}"`` ran as shell code (``; touch pwned``). An empty command is E100
     too."""
-    from skillc_index.diagnostics import InvalidOption
+    from skillc_index.option_errors import InvalidOption
     from skillc_index.tools.command import CommandTemplate, Placeholder, Text
 
     if not command:

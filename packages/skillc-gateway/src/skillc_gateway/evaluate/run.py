@@ -379,7 +379,7 @@ def _run_live(
         return every
     total = sum(plan.runs for plan in every)
     if total > live.max_runs:
-        from skillc_index.diagnostics import InvalidOption
+        from skillc_index.option_errors import InvalidOption
         from skillc_index.text import counted
 
         to_run = sum(1 for plan in every if plan.refused is None)
@@ -403,9 +403,9 @@ def _check_not_imported(entry: SkillEntry, layout: Layout) -> None:
     that :func:`.agent_library.edited` does not read: a project store copy of a folder outside the
     project, :func:`skillc_index.import_record.import_origin`'s bound): the next import replaces
     the copy, and the cases written into it with it."""
-    from skillc_index.diagnostics import InvalidOption
     from skillc_index.import_record import import_origin
     from skillc_index.layout import runtime_for
+    from skillc_index.option_errors import InvalidOption
 
     scope = runtime_for(Path(os.path.realpath(entry.folder)), layout)[0]
     origin = import_origin(entry.folder, scope, layout, bounded=False)
@@ -430,9 +430,9 @@ def init_cases(layout: Layout, config: Config, options: EvalOptions, force: bool
     from skillc_gateway.evaluate.overlap import trigger_phrases
     from skillc_index.atomic import creation_start, not_writable, write_files_atomic
     from skillc_index.command_errors import CannotCreate, ForeignFile
-    from skillc_index.diagnostics import InvalidOption
     from skillc_index.files import within
     from skillc_index.inventory.folders import check_write_place
+    from skillc_index.option_errors import InvalidOption
 
     if not options.skills:
         raise InvalidOption("name the skills to write trigger cases for")
