@@ -14,7 +14,7 @@ import pytest
 
 from skillc_index.digests import source_hash
 from skillc_index.markdown.document import MarkdownDoc, read_markdown
-from skillc_index.walk import walk_skill
+from skillc_index.skill_files import walk_skill
 
 # One xdist worker runs the module: the corpus is parsed once for all its tests.
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("index-corpus")]

@@ -1,5 +1,5 @@
 """``evals/`` at a skill's root holds the skill's tests, not the skill: no file of it
-(:func:`~skillc_index.walk.walk_skill`'s ``tests``), so not in its source hash (an edit there
+(:func:`~skillc_index.skill_files.walk_skill`'s ``tests``), so not in its source hash (an edit there
 alone leaves the skill built and current), refused to what serves agents; the import of a
 folder still copies it (``skc eval`` reads a store copy's cases)."""
 
@@ -17,7 +17,7 @@ from skillc_index.diagnostics import EvalsPath
 from skillc_index.digests import source_hash
 from skillc_index.files import evals_refusal
 from skillc_index.glob import refusal
-from skillc_index.walk import walk_skill
+from skillc_index.skill_files import walk_skill
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 CASES = {"skill_name": "demo", "evals": [{"id": 1, "prompt": "demo it", "expected_output": "x"}]}

@@ -31,7 +31,7 @@ from skillc_index.files import (
     safe_join,
     within,
 )
-from skillc_index.walk import SkillFiles, skipped_notices, walk_skill
+from skillc_index.skill_files import SkillFiles, skipped_notices, walk_skill
 
 
 def make(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -131,7 +131,7 @@ def test_walk_skips_a_folder_that_can_be_listed_but_not_searched(skill: Path) ->
     locked = skill / "references" / "locked"
     (skill / "closed").mkdir()
     code = (
-        "import sys; from pathlib import Path; from skillc_index.walk import walk_skill; "
+        "import sys; from pathlib import Path; from skillc_index.skill_files import walk_skill; "
         "from skillc_index.digests import source_hash; root = Path(sys.argv[1]); "
         "found = walk_skill(root); "
         "print(found.files, found.skipped); source_hash(root)"
@@ -827,7 +827,8 @@ def test_regular_fd_opens_with_the_flags_it_is_given(tmp_path: Path) -> None:
     assert made.read_bytes() == b"42\n"
 
 
-#: What editors, OSes and merges leave beside a skill's files (skillc_index.walk.is_leftover).
+#: What editors, OSes and merges leave beside a skill's files
+#: (skillc_index.skill_files.is_leftover).
 LEFTOVERS = {
     "SKILL.md~": "old",
     "#SKILL.md#": "autosave",

@@ -402,13 +402,14 @@ def test_skc_over_a_folder_of_more_files_than_the_bound_says_so(
 
 
 def test_the_files_read_of_a_crowded_skill_are_the_first_with_skill_md_among_them() -> None:
-    """One bound for the index, lint and outline (``MAX_INDEXED_FILES``, at home in the walk):
-    of a skill with more files, the first in path order are read, SKILL.md always one of
-    them, in its place (upper-case ``Refs/`` sorts before it); with no more, all of them."""
+    """One bound for the index, lint and outline (``MAX_INDEXED_FILES``, at home in
+    ``skill_files``): of a skill with more files, the first in path order are read, SKILL.md
+    always one of them, in its place (upper-case ``Refs/`` sorts before it); with no more, all
+    of them."""
     from skillc_index.index.cache import MAX_INDEXED_FILES
-    from skillc_index.walk import first_files, past_file_bound
+    from skillc_index.skill_files import first_files, past_file_bound
 
-    bound = skillc_index.walk.MAX_INDEXED_FILES
+    bound = skillc_index.skill_files.MAX_INDEXED_FILES
     assert MAX_INDEXED_FILES == bound == 10_000
     refs = [f"Refs/f{number:05}.md" for number in range(bound + 5)]
     every = ["0.md", *refs, "SKILL.md", "zz.md"]

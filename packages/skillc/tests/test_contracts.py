@@ -358,6 +358,20 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "WordedOption",
         ),
     },
+    "skillc_index.walk": {
+        "skillc_index.skill_files": (
+            "LEFTOVER_NAMES",
+            "LEFTOVER_SUFFIXES",
+            "MAX_INDEXED_FILES",
+            "SkillFiles",
+            "first_files",
+            "is_leftover",
+            "past_byte_bound",
+            "past_file_bound",
+            "skipped_notices",
+            "walk_skill",
+        ),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

@@ -1,5 +1,5 @@
 """What editors, OSes and merges leave in a skill's folder is no part of the skill, for every
-command the user meets (skillc_index.walk.is_leftover, the one walk's rule)."""
+command the user meets (skillc_index.skill_files.is_leftover, the one walk's rule)."""
 
 from __future__ import annotations
 

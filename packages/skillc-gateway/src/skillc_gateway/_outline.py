@@ -116,7 +116,7 @@ def _parsed_outline(skill: ResolvedSkill, level: int | None) -> Outline:
     from skillc_index.index import cache
     from skillc_index.layout import SKILL_FILE
     from skillc_index.markdown.reading import MARKDOWN_READ_LIMIT
-    from skillc_index.walk import first_files, past_byte_bound, past_file_bound
+    from skillc_index.skill_files import first_files, past_byte_bound, past_file_bound
 
     found: list[OutlineHeading] = []
     warnings: list[Notice] = []

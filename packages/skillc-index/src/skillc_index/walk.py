@@ -37,7 +37,7 @@ folder at most :data:`MAX_ENTRIES` entries are read: a walk leaves the rest of a
 more, and says so naming it (:attr:`SkillFolders.crowded`, :func:`crowded`).
 
 :func:`~skillc_index.skill_files.walk_skill` walks a skill's own folder by the same rule
-(:mod:`skillc_index.skill_files`: the files of a skill); its names are importable from here too.
+(:mod:`skillc_index.skill_files`: the files of a skill, whose names are imported from there).
 """
 
 from __future__ import annotations
@@ -59,16 +59,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from skillc_index.operation import Session
-    from skillc_index.skill_files import LEFTOVER_NAMES as LEFTOVER_NAMES
-    from skillc_index.skill_files import LEFTOVER_SUFFIXES as LEFTOVER_SUFFIXES
-    from skillc_index.skill_files import MAX_INDEXED_FILES as MAX_INDEXED_FILES
-    from skillc_index.skill_files import SkillFiles as SkillFiles
-    from skillc_index.skill_files import first_files as first_files
-    from skillc_index.skill_files import is_leftover as is_leftover
-    from skillc_index.skill_files import past_byte_bound as past_byte_bound
-    from skillc_index.skill_files import past_file_bound as past_file_bound
-    from skillc_index.skill_files import skipped_notices as skipped_notices
-    from skillc_index.skill_files import walk_skill as walk_skill
 
 __all__ = [
     "CACHE_FOLDERS",
@@ -430,20 +420,3 @@ def walked(session: Session) -> Callable[[Path], SkillFolders]:
         return walks[folder]
 
     return walk
-
-
-#: What moved to :mod:`skillc_index.skill_files` (the walk of a skill's own files), still
-#: importable from here, where the README and the other packages have imported it: loaded on
-#: first use (it imports this module).
-_SKILL_FILES = frozenset(
-    {"LEFTOVER_NAMES", "LEFTOVER_SUFFIXES", "MAX_INDEXED_FILES", "SkillFiles", "first_files",
-     "is_leftover", "past_byte_bound", "past_file_bound", "skipped_notices", "walk_skill"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> object:
-    if name in _SKILL_FILES:
-        from skillc_index import skill_files
-
-        return getattr(skill_files, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

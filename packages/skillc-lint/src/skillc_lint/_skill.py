@@ -34,8 +34,8 @@ from skillc_index import (
 )
 from skillc_index.files import inside
 from skillc_index.markdown.targets import NO_SUBSTITUTIONS, Substitutions, link_destination
+from skillc_index.skill_files import first_files
 from skillc_index.text import BOM, normalize_newlines
-from skillc_index.walk import first_files
 from skillc_lint._anchors import heading_anchors, html_anchors, slug
 from skillc_lint._destinations import Destinations
 from skillc_lint._mentions import (
@@ -51,7 +51,7 @@ from skillc_lint._probes import PROBES, TEXT_LIMIT, digest, read_markdown, read_
 if TYPE_CHECKING:
     from skillc_index import ToolSkill
     from skillc_index.markdown.links import Link
-    from skillc_index.walk import SkillFiles
+    from skillc_index.skill_files import SkillFiles
 
 __all__ = [
     "TEXT_LIMIT",
@@ -222,7 +222,7 @@ class Skill:
         """The warnings of the folders skipped (no permission: their files are not linted),
         of the files past the bound (:attr:`unread`), then of parsing the Markdown files (a
         file over the parse limit)."""
-        from skillc_index.walk import MAX_INDEXED_FILES, past_file_bound, skipped_notices
+        from skillc_index.skill_files import MAX_INDEXED_FILES, past_file_bound, skipped_notices
 
         found = list(skipped_notices(self.root, self.skipped, "linted"))
         if self.past_bound:

@@ -365,7 +365,7 @@ class Session:
         (its unsaved texts, its files on disk, its rules), the unsaved texts, what is known
         of its files (their listing, and the texts read of those whose size and time are the
         same since: :meth:`_keep`), and each file's size and time."""
-        from skillc_index.walk import SkillFiles
+        from skillc_index.skill_files import SkillFiles
         from skillc_lint._skill import Known
 
         texts = self.overlay(root)
