@@ -372,6 +372,17 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "walk_skill",
         ),
     },
+    "skillc_index.files": {
+        "skillc_index.digests": (
+            "combine_digests",
+            "file_digests",
+            "file_sha256",
+            "handle_sha256",
+            "sha256_hasher",
+            "source_hash",
+        ),
+        "skillc_index.skill_files": ("SkillFiles", "walk_skill"),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

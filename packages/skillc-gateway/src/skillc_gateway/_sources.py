@@ -186,7 +186,7 @@ def source_tree(
     pattern: str | None = None,
 ) -> SourceTree:
     """The skill's files as a tree (hidden files and folders are not sources, nor what the
-    skill's ``.gitignore`` files exclude: :func:`~skillc_index.files.walk_skill`).
+    skill's ``.gitignore`` files exclude: :func:`~skillc_index.skill_files.walk_skill`).
 
     ``directory`` scopes the tree to a subfolder (E012 outside the skill, E022 if it is not a
     folder, E021 if it is hidden or leads to a hidden folder, or the skill's ``.gitignore``

@@ -591,29 +591,3 @@ def lfs_pointer(head: bytes) -> bool:
 def lfs_notice(name: str, rel: str, how: str) -> Notice:
     """The warning of ``rel``, a Git LFS pointer in the skill ``name`` (:func:`lfs_pointer`)."""
     return Notice(f"{name}: {rel} is a Git LFS pointer ({how}): `git lfs pull` fetches its content")
-
-
-#: The content hashes moved to :mod:`skillc_index.digests` (2026-12); 0.1.0 documented
-#: ``from skillc_index.files import source_hash``, which goes on working.
-_MOVED_TO_DIGESTS = frozenset(
-    {"combine_digests", "file_digests", "file_sha256", "handle_sha256", "sha256_hasher",
-     "source_hash"}
-)  # fmt: skip
-
-
-#: The walk of a skill's files moved to :mod:`skillc_index.walk` (2026-12), where the rule of
-#: which folders a walk enters is, then to :mod:`skillc_index.skill_files`; the README
-#: documented ``walk_skill`` and ``SkillFiles`` here.
-_MOVED_TO_WALK = frozenset({"SkillFiles", "walk_skill"})
-
-
-def __getattr__(name: str) -> object:
-    if name in _MOVED_TO_DIGESTS:
-        from skillc_index import digests
-
-        return getattr(digests, name)
-    if name in _MOVED_TO_WALK:
-        from skillc_index import skill_files
-
-        return getattr(skill_files, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
