@@ -383,6 +383,10 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "skillc_index.skill_files": ("SkillFiles", "walk_skill"),
     },
+    "skillc_index.text": {
+        "skillc_index.folding": ("folded", "narrow"),
+        "skillc_index.columns": ("table_lines",),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

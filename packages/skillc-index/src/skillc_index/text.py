@@ -18,7 +18,7 @@ either raises ``UnicodeEncodeError``.
 
 How wide a text shows in a terminal, and the one table of text output, are
 :mod:`skillc_index.columns`'; the text ``search``, ``find`` and ``show --section`` match
-(``folded``, ``narrow``) is :mod:`skillc_index.folding`'s.
+(``folded``, ``narrow``) is :mod:`skillc_index.folding`'s. Each is imported from its module.
 """
 
 from __future__ import annotations
@@ -658,11 +658,3 @@ def encoding_problem(data: bytes, *, cut: bool = False) -> str | None:
         if not (cut and exc.reason == "unexpected end of data"):
             return TEXT_NOT_UTF8
     return None
-
-
-def __getattr__(name: str) -> object:
-    if name in ("folded", "narrow"):  # moved to skillc_index.folding (2026-12)
-        return getattr(__import__("skillc_index.folding", fromlist=["_"]), name)
-    if name == "table_lines":  # moved to skillc_index.columns (2026-12); the README named it here
-        return __import__("skillc_index.columns", fromlist=["_"]).table_lines
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
