@@ -387,6 +387,27 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
         "skillc_index.folding": ("folded", "narrow"),
         "skillc_index.columns": ("table_lines",),
     },
+    "skillc_index.command_errors": {
+        "skillc_index.accesslog.errors": (
+            "DriverMissing",
+            "EmptyTimeRange",
+            "InvalidFilter",
+            "InvalidQueryType",
+            "MalformedFilter",
+            "NoLocalLogs",
+            "NoSyncFolder",
+            "SyncDestinationNotWritable",
+            "SyncSourceNotReadable",
+            "TeamStoreUnavailable",
+            "sync_folder",
+        ),
+        "skillc_index.tools.errors": (
+            "BrokenTool",
+            "ToolArgumentError",
+            "UnknownSkillTool",
+            "UnsupportedPlatform",
+        ),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

@@ -3,7 +3,7 @@
 :mod:`skillc_index.diagnostics`, which holds the registry, the base classes and the errors of
 finding and reading a skill. The usage logs' errors (``stats``, ``sync``: E030, E031,
 E040-E044) are :mod:`skillc_index.accesslog.errors`', a tool's (``run``)
-:mod:`skillc_index.tools.errors`'; imported from here they still resolve.
+:mod:`skillc_index.tools.errors`', imported from there only.
 
 A module of their own: the commands agents run many times a session (``skc show``, ``skc
 search``, the MCP server's calls) define none of these classes, and a class costs about as
@@ -534,28 +534,3 @@ class ImportRefused(SkillcError):
         super().__init__(Diagnostic(self.code, {"path": path, "reason": reason}, _hint(hint)))
         self.path = path
         self.reason = reason
-
-
-#: The errors moved to a module of their own (2026-12), each to its module: the README
-#: documented them here, where they go on resolving.
-_MOVED = {
-    **dict.fromkeys(
-        ("DriverMissing", "EmptyTimeRange", "InvalidFilter", "InvalidQueryType",
-         "MalformedFilter", "NoLocalLogs", "NoSyncFolder", "SyncDestinationNotWritable",
-         "SyncSourceNotReadable", "TeamStoreUnavailable", "sync_folder"),
-        "skillc_index.accesslog.errors",
-    ),
-    **dict.fromkeys(
-        ("BrokenTool", "ToolArgumentError", "UnknownSkillTool", "UnsupportedPlatform"),
-        "skillc_index.tools.errors",
-    ),
-}  # fmt: skip
-
-
-def __getattr__(name: str) -> object:
-    module = _MOVED.get(name)
-    if module is not None:
-        import importlib
-
-        return getattr(importlib.import_module(module), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
