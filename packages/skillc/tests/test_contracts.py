@@ -408,6 +408,7 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "UnsupportedPlatform",
         ),
     },
+    "skillc_index.build.skill": {"skillc_index.build.origin": ("import_current",)},
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

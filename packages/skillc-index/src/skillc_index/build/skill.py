@@ -9,8 +9,9 @@ deployment that would replace a folder skillc did not make (E050 without ``--for
 agent folder that cannot be written (E999), and an index file belonging to another source
 (E003).
 
-A store copy's folder of origin, imported again, is :mod:`skillc_index.build.origin`'s; each
-target's projection and the files its deployment holds :mod:`skillc_index.build.projections`'.
+A store copy's folder of origin, imported again, is :mod:`skillc_index.build.origin`'s
+(``import_current`` is imported from there only); each target's projection and the files its
+deployment holds :mod:`skillc_index.build.projections`'.
 """
 
 from __future__ import annotations
@@ -573,11 +574,3 @@ def _ignore_deployments(
         notices.extend(Notice(text) for text in said)
     root = layout.project_root
     return lines, (root / GITIGNORE if lines and root is not None else None)
-
-
-def __getattr__(name: str) -> object:
-    if name == "import_current":  # the README named it here: it goes on resolving
-        from skillc_index.build import origin
-
-        return getattr(origin, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
