@@ -409,6 +409,7 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "skillc_index.build.skill": {"skillc_index.build.origin": ("import_current",)},
+    "skillc_index.route.commands": {"skillc_index.route.uninstall": ("route_uninstall",)},
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

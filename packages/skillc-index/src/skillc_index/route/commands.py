@@ -548,11 +548,3 @@ def route_status(session: Session, agent: str = "claude", *, global_: bool = Fal
         sum(1 for skill in skills if skill.action == "routed"),
         tuple(skills), tuple(left), False, tuple(notices),
     )  # fmt: skip
-
-
-def __getattr__(name: str) -> object:
-    if name == "route_uninstall":  # the README documented it here: it goes on resolving
-        from skillc_index.route import uninstall
-
-        return uninstall.route_uninstall
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
