@@ -346,6 +346,7 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "LAZY_HEADINGS",
             "NO_REFERENCES",
         ),
+        "skillc_index.markdown.metadata": ("SkillMetadata", "read_skill_metadata"),
     },
     "skillc_index.diagnostics": {
         "skillc_index.option_errors": (

@@ -25,7 +25,7 @@ the file, so its text is still indexed and shown; :func:`limit_notice` is the wa
 front ends give for such a file.
 
 A skill's ``name`` and ``description``, read from the document's frontmatter, are
-:mod:`skillc_index.markdown.metadata`'s.
+:mod:`skillc_index.markdown.metadata`'s (``read_skill_metadata``, imported from there only).
 """
 
 from __future__ import annotations
@@ -591,16 +591,3 @@ def read_markdown(path: Path) -> MarkdownDoc:
 def title_of(doc: MarkdownDoc) -> str | None:
     """Text of the first level-1 heading, or ``None`` (the label of a reference in stubs)."""
     return next((heading.text for heading in doc.headings if heading.level == 1), None)
-
-
-#: A skill's metadata moved to :mod:`skillc_index.markdown.metadata` (2026-12); the README
-#: documented ``from skillc_index.markdown.document import read_skill_metadata``.
-_MOVED_TO_METADATA = frozenset({"SkillMetadata", "read_skill_metadata"})
-
-
-def __getattr__(name: str) -> object:
-    if name in _MOVED_TO_METADATA:
-        from skillc_index.markdown import metadata
-
-        return getattr(metadata, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
