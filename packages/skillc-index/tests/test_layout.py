@@ -18,15 +18,9 @@ from skillc_index import (
     skill_name_problem,
 )
 from skillc_index.diagnostics import PathEscapesRoot, SkillNotFound
+from skillc_index.homes import home_dir
 from skillc_index.import_record import ImportRecord
-from skillc_index.layout import (
-    IMPORT_RECORD,
-    MAX_SHOWN,
-    home_dir,
-    not_packaged,
-    require_skill_name,
-    shown,
-)
+from skillc_index.layout import IMPORT_RECORD, MAX_SHOWN, not_packaged, require_skill_name, shown
 from skillc_index.option_errors import UnknownTarget
 
 WriteSkill = Callable[..., Path]
@@ -56,7 +50,8 @@ def test_a_user_with_no_home_has_the_documented_none(
     against the working folder; it is :data:`NO_HOME`, nothing there."""
     import pwd
 
-    from skillc_index.layout import NO_HOME, user_home
+    from skillc_index.homes import user_home
+    from skillc_index.layout import NO_HOME
 
     def unknown(uid: int) -> object:
         raise KeyError(f"getpwuid(): uid not found: {uid}")

@@ -76,7 +76,7 @@ def test_a_link_read_by_its_path_or_deployment_resolves_to_the_entrys_runtime(
             True,
         ), given
     assert runtime_for(target, layout) == ("global", runtime, True)
-    from skillc_index.layout import store_entry
+    from skillc_index.inventory.links import store_entry
 
     assert store_entry(home / ".skillc" / "skills", target) == "alpha-x"
     assert store_entry(home / ".skillc" / "skills", target.parent) is None
@@ -92,7 +92,7 @@ def test_a_link_read_by_its_path_or_deployment_resolves_to_the_entrys_runtime(
 def test_a_store_entrys_name_is_the_first_of_its_links_hidden_ones_left_out(
     tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:
-    from skillc_index.layout import store_entry
+    from skillc_index.inventory.links import store_entry
 
     target = write_skill(tmp_path / "repo" / "skill").resolve()
     store = tmp_path / "store"

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from skillc_index.layout import Layout, resolve_skill, store_entry
+from skillc_index.inventory.links import store_entry
+from skillc_index.layout import Layout, resolve_skill
 
 Calls = Callable[[object, str], list[tuple[Any, ...]]]
 

@@ -442,7 +442,7 @@ def test_what_older_platformdirs_answer_for_no_home_is_not_used(
     under the home folder skillc uses instead (the password database's here)."""
     import platformdirs
 
-    from skillc_index.layout import user_home
+    from skillc_index.homes import user_home
 
     monkeypatch.setattr(
         platformdirs,

@@ -337,6 +337,8 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
             "is_folder_target",
             "target_name_problem",
         ),
+        "skillc_index.homes": ("custom_home", "env_folder", "home_dir", "user_home"),
+        "skillc_index.inventory.links": ("store_entry",),
     },
     "skillc_index.markdown.document": {
         "skillc_index.markdown.parsers": (

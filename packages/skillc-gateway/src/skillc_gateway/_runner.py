@@ -37,7 +37,7 @@ from skillc_index import (
     read_tool_skill,
     safe_join,
 )
-from skillc_index.layout import user_home
+from skillc_index.homes import user_home
 from skillc_index.option_errors import WordedOption
 from skillc_index.programs import interpreter_line, on_path, started_environment
 from skillc_index.tools.command import Text

@@ -77,7 +77,7 @@ def switched_off(variable: str) -> bool:
 
 
 def home_socket(env: Mapping[str, str] | None = None) -> str:
-    """The find server's socket of the skillc home that :func:`skillc_index.layout.home_dir`
+    """The find server's socket of the skillc home that :func:`skillc_index.homes.home_dir`
     finds (``$SKILLC_HOME``, else the user's home folder, resolved), without :mod:`pathlib`
     (``protocol.socket_path`` of a layout gives the same path: a test holds them together)."""
     env = os.environ if env is None else env
@@ -89,7 +89,7 @@ def home_socket(env: Mapping[str, str] | None = None) -> str:
         if os.path.isabs(home):  # noqa: PTH117
             break
     else:
-        from skillc_index.layout import home_dir
+        from skillc_index.homes import home_dir
 
         home = str(home_dir(env))
     return os.path.join(os.path.realpath(home), ".skillc", SOCKET_NAME)  # noqa: PTH118

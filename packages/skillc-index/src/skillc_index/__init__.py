@@ -249,7 +249,7 @@ _MOVED: dict[str, str] = {
     "ROUTER_MARK": "inventory.deployed",
     "AgentTarget": "layout",
     "find_project_root": "layout",
-    "home_dir": "layout",
+    "home_dir": "homes",
     "Scope": "layout",
     "FolderBudget": "listing.budget_result",
     "listing_budgets": "listing.budget",

@@ -27,12 +27,8 @@ from types import MappingProxyType
 from typing import Any
 
 from skillc_index.diagnostics import Notice, NoticeLevel, capped
-from skillc_index.layout import (
-    SKILLC_DIR,
-    Layout,
-    env_folder,
-    shown,
-)
+from skillc_index.homes import env_folder
+from skillc_index.layout import SKILLC_DIR, Layout, shown
 from skillc_index.project import foreign_notice, is_project_marker, may_hold_project
 from skillc_index.record import Record
 from skillc_index.targets import home_relative, target_name_problem
@@ -59,7 +55,7 @@ ENVIRONMENT: dict[str, str] = {
     "SKILLC_TOKENIZER": "search.tokenizer",
     "SKILLC_STATS_URL": "stats.url",
 }
-#: Environment variables naming a folder, read by :func:`~skillc_index.layout.env_folder`: an
+#: Environment variables naming a folder, read by :func:`~skillc_index.homes.env_folder`: an
 #: absolute path only; a relative one is warned about and ignored (``SKILLC_CACHE_DIR=rel``
 #: put skillc-lint's cache into each skill folder linted, where ``package`` shipped it).
 FOLDER_VARIABLES = ("SKILLC_HOME", "SKILLC_CACHE_DIR")

@@ -1,7 +1,7 @@
 """The home folders: the skillc home (``$SKILLC_HOME``, else the user's) and the user's own
-(``$HOME``, else the password database's), each with its symlinks followed. Read through
-:mod:`skillc_index.layout`, which names them too (and :data:`~skillc_index.layout.NO_HOME`,
-the home of a user who has none)."""
+(``$HOME``, else the password database's), each with its symlinks followed. Imported from
+here only: :mod:`skillc_index.layout` uses them and does not hand them out (it holds
+:data:`~skillc_index.layout.NO_HOME`, the home of a user who has none)."""
 
 from __future__ import annotations
 

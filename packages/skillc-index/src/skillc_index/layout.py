@@ -21,11 +21,8 @@ from skillc_index.diagnostics import (
     SkillNotFound,
 )
 from skillc_index.dialect import skill_name_problem
-from skillc_index.homes import custom_home as custom_home
-from skillc_index.homes import env_folder as env_folder
-from skillc_index.homes import home_dir as home_dir
-from skillc_index.homes import user_home as user_home
-from skillc_index.inventory.links import store_entry as store_entry  # stdlib only
+from skillc_index.homes import home_dir, user_home
+from skillc_index.inventory.links import store_entry  # stdlib only
 from skillc_index.option_errors import UnknownTarget
 from skillc_index.record import Record
 from skillc_index.targets import KNOWN_TARGETS as KNOWN_TARGETS  # the README's API table

@@ -19,7 +19,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skillc_index.layout import SKILLC_DIR, user_home
+from skillc_index.homes import user_home
+from skillc_index.layout import SKILLC_DIR
 
 if TYPE_CHECKING:
     from skillc_index.layout import Layout

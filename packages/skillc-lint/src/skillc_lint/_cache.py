@@ -91,13 +91,12 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     folder (platformdirs: ``~/.cache/skillc`` on Linux, ``~/Library/Caches/skillc`` on macOS,
     ``%LOCALAPPDATA%\\skillc\\Cache`` on Windows) with ``lint`` under it; with
     ``$SKILLC_HOME`` set, which replaces the home folder for every path of skillc's,
-    ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.layout.home_dir`
+    ``$SKILLC_HOME/.cache/skillc/lint``; the same under :func:`~skillc_index.homes.home_dir`
     when ``$HOME`` is empty or relative (platformdirs raises from 4.14; older ones answer
     ``/.cache/skillc`` for an empty one, a folder under the working one for a relative one),
     a symlink loop (no home: no cache) or its answer is not absolute."""
     env = os.environ if env is None else env
-    from skillc_index.homes import home_loops
-    from skillc_index.layout import env_folder, home_dir
+    from skillc_index.homes import env_folder, home_dir, home_loops
 
     given = env_folder(env, CACHE_ENV)
     if given is not None:
@@ -128,7 +127,7 @@ def refusal(folder: Path) -> str | None:
     a lint reports (emptied findings: a clean lint), so a cache of a shared
     ``SKILLC_CACHE_DIR`` (``/tmp/lint-cache``, or ``/tmp/x/cache`` under their ``/tmp/x``)
     another user made is never trusted. Its warning, naming why."""
-    from skillc_index.layout import user_home
+    from skillc_index.homes import user_home
     from skillc_index.project import first_foreign, foreign, owner_name, trusted_top
 
     own = user_home()

@@ -271,7 +271,7 @@ def _linked_stores(layout: Layout) -> list[tuple[Path, frozenset[str] | None]]:
 def _linked(path: str, linked: list[tuple[Path, frozenset[str] | None]]) -> bool:
     """Whether an entry of a store links to the skill folder ``path`` (``alpha-x ->
     repo/skill``): a store skill named after the entry, which ``skc show alpha-x`` reads."""
-    from skillc_index.layout import store_entry
+    from skillc_index.inventory.links import store_entry
 
     name = path.rpartition("/")[2]
     return any(

@@ -403,13 +403,13 @@ _REAL_HOME = ("", "")  # $HOME, and the real path of the home folder it gave
 
 
 def _real_home() -> str:
-    """The real path of the user's home folder (:func:`~skillc_index.layout.user_home`),
+    """The real path of the user's home folder (:func:`~skillc_index.homes.user_home`),
     resolved once for each value of ``$HOME`` (the catalog's walks and the served skills
     ask it of every followed entry)."""
     global _REAL_HOME  # (one for the process, kept while $HOME stands)
     variable = os.environ.get("HOME", "")
     if _REAL_HOME[0] != variable or not _REAL_HOME[1]:
-        from skillc_index.layout import user_home
+        from skillc_index.homes import user_home
 
         _REAL_HOME = (variable, os.path.realpath(user_home()))
     return _REAL_HOME[1]

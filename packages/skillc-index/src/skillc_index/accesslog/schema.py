@@ -309,7 +309,8 @@ def empty_log(path: Path) -> bool:
 def _in_global_runtime(path: Path) -> bool:
     """Whether ``path`` lies in the skillc home's runtime store (not anywhere under the home
     folder, which holds projects)."""
-    from skillc_index.layout import SKILLC_DIR, home_dir
+    from skillc_index.homes import home_dir
+    from skillc_index.layout import SKILLC_DIR
 
     return path.is_relative_to(home_dir() / SKILLC_DIR / "runtime")
 

@@ -161,7 +161,7 @@ def _no_home_folder(layout: Layout) -> str:
     without an entry in the password database and no ``HOME``: a sandbox), whose skills
     (its agents' folders, the skillc home in it) were not looked for; else ""."""
     from skillc_index.files import is_folder
-    from skillc_index.layout import user_home
+    from skillc_index.homes import user_home
 
     home = layout.own_home or user_home()
     if is_folder(home):

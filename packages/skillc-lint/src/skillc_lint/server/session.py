@@ -572,7 +572,7 @@ def holding(roots: Iterable[Path], changed: Iterable[Path], home: Path | None = 
     from skillc_index.config import PYPROJECT
 
     if home is None:
-        from skillc_index.layout import home_dir
+        from skillc_index.homes import home_dir
 
         home = home_dir()
     roots = set(roots)
