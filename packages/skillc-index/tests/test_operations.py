@@ -275,7 +275,7 @@ def test_the_command_line_checks_a_record_once(
 def test_a_checked_record_keeps_what_the_front_ends_give(layout: Layout) -> None:
     """A record of right values is itself; one ``str`` for a tuple field is one item, a path
     an ``os.PathLike`` as its ``str``, an integral float an int (as JSON's ``5.0``)."""
-    from skillc_index.operation import checked_record
+    from skillc_index.parameters import checked_record
 
     given = BuildParams("demo", target=("claude",))
     assert checked_record(given) is given
@@ -538,8 +538,8 @@ def test_given_names_the_first_parameter_off_its_default() -> None:
     alike): the first of the names whose value is not its field's default, a value equal to
     the default taken as not given (``--to plugin --base-url /.well-known/agent-skills/``),
     None when none is."""
-    from skillc_index.operation import given
     from skillc_index.package.operation import PackageParams
+    from skillc_index.parameters import given
 
     upload = PackageParams(("a",), to="upload", output="dist")
     assert given(upload, ("name", "version", "base_url")) is None

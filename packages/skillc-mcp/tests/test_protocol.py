@@ -238,7 +238,7 @@ def test_handshake_and_tool_list_import_no_library() -> None:
 def test_integer_arguments_are_bounded() -> None:
     """Issue 13: an integer with no maximum in its schema still has one (as on the command
     line), so a huge ``limit`` is an argument error, not an overflow in SQLite (E999)."""
-    from skillc_index.operation import MAX_COUNT
+    from skillc_index.arguments import MAX_COUNT
 
     schema = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1}}}
     assert check_arguments(schema, {"limit": MAX_COUNT}) == {"limit": MAX_COUNT}

@@ -413,6 +413,10 @@ MOVED_OUT: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "skillc_index.build.skill": {"skillc_index.build.origin": ("import_current",)},
     "skillc_index.route.commands": {"skillc_index.route.uninstall": ("route_uninstall",)},
+    "skillc_index.operation": {
+        "skillc_index.parameters": ("checked_record", "checked_values", "given"),
+        "skillc_index.arguments": ("MAX_COUNT",),
+    },
     "skillc_index.inventory.folders": {
         "skillc_index.inventory.plugins": (
             "plugin_folders",

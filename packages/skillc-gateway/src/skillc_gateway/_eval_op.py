@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from skillc_gateway._limits import MAX_FIND_PATHS
 from skillc_index.arguments import MAX_SKILLS
-from skillc_index.operation import Operation, Param, Session, given
+from skillc_index.operation import Operation, Param, Session
+from skillc_index.parameters import given
 from skillc_index.record import Record
 
 if TYPE_CHECKING:

@@ -213,13 +213,13 @@ def open_file(
     ``hidden`` or not: :class:`~skillc_index.diagnostics.EvalsPath`). E100 for a ``path``
     (None, 5, empty), ``max_lines``, ``skip`` or ``hidden``
     of the wrong type or below its bound, as the command line and the MCP tool refuse them
-    (:func:`~skillc_index.operation.checked_values`), and for a ``max_bytes`` that is no
+    (:func:`~skillc_index.parameters.checked_values`), and for a ``max_bytes`` that is no
     integer from 0 to :data:`~skillc_index.arguments.MAX_COUNT` (``"x"``, ``True``, -1,
     10**30: a bare ``TypeError`` or ``OverflowError`` before, or E023 "at most -1").
     """
     from skillc_gateway.operations import OpenParams
     from skillc_index.arguments import checked
-    from skillc_index.operation import checked_values
+    from skillc_index.parameters import checked_values
 
     values = {"path": path, "max_lines": max_lines, "offset": skip, "hidden": hidden}
     found_values = checked_values(OpenParams, values, {"offset": "skip"})

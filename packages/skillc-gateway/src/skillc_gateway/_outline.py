@@ -70,10 +70,10 @@ def outline(
     Read from the skill's index when it is current (any tokenizer: headings do not depend on
     it), else from the index built on demand for ``tokenizer_setting`` (and again when it
     fails to read); parsed from the sources when the skill cannot be indexed. E100 for a
-    ``level`` that is no integer from 1 to 6 (:func:`~skillc_index.operation.checked_values`,
+    ``level`` that is no integer from 1 to 6 (:func:`~skillc_index.parameters.checked_values`,
     as the command line and the MCP tool refuse it)."""
     from skillc_gateway.operations import OutlineParams
-    from skillc_index.operation import checked_values
+    from skillc_index.parameters import checked_values
 
     level = checked_values(OutlineParams, {"level": level})["level"]
     index = fresh_index(skill)

@@ -19,7 +19,7 @@ from skillc_index import (
     search_sections,
 )
 from skillc_index.index.scripts import spaceless
-from skillc_index.operation import checked_values
+from skillc_index.parameters import checked_values
 from skillc_index.record import Record
 
 DEFAULT_LIMIT = 10
@@ -72,7 +72,7 @@ def search_skill(
     an empty query, E002 for a skill that cannot be indexed, E003 for a colliding index,
     E100 for a ``query`` that is no text, or a ``limit`` that is no count of 1 or more
     (checked first, as the command line and the MCP tool check them:
-    :func:`~skillc_index.operation.checked_values`; the read failed on a bad limit, and a
+    :func:`~skillc_index.parameters.checked_values`; the read failed on a bad limit, and a
     failed read is taken for a corrupt index, built again).
     """
     from skillc_gateway._section_ops import SearchParams

@@ -151,10 +151,10 @@ def show_section(
     if it is a regular file inside the skill (opened component by component, never a FIFO).
     E100 for a ``section``, ``file``, ``max_lines``, ``skip``, ``nth`` or ``hidden`` of the
     wrong type or out of its bounds, as the command line and the MCP tool refuse them
-    (:func:`~skillc_index.operation.checked_values`).
+    (:func:`~skillc_index.parameters.checked_values`).
     """
     from skillc_gateway._section_ops import ShowParams
-    from skillc_index.operation import checked_values
+    from skillc_index.parameters import checked_values
 
     values = {"section": section, "file": file, "max_lines": max_lines, "offset": skip}
     section, file, max_lines, skip, nth, hidden = checked_values(

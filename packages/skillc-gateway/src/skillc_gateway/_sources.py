@@ -198,10 +198,10 @@ def source_tree(
     hold a matching file. ``limit`` 0
     or None: every entry. E100 for a value of the wrong type, a ``depth`` below 1 or a
     ``limit`` below 0, as the command line and the MCP tool refuse them
-    (:func:`~skillc_index.operation.checked_values`).
+    (:func:`~skillc_index.parameters.checked_values`).
     """
     from skillc_gateway.operations import SourcesParams
-    from skillc_index.operation import checked_values
+    from skillc_index.parameters import checked_values
 
     values = {
         "depth": depth,

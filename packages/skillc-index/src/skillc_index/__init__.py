@@ -264,7 +264,7 @@ _MOVED: dict[str, str] = {
     "SkillMetadata": "markdown.metadata",
     "title_of": "markdown.document",
     "Frontmatter": "markdown.frontmatter",
-    "MAX_COUNT": "operation",
+    "MAX_COUNT": "arguments",
     "route_install": "route.commands",
     "route_status": "route.commands",
     "route_uninstall": "route.uninstall",

@@ -1,6 +1,6 @@
 """Checking a tool call's arguments (a JSON object) against its input schema
 (:func:`check_arguments`), and each value of a Python API call (:func:`checked`, which
-:func:`skillc_index.operation.checked_values` applies to a parameters record): the one check
+:func:`skillc_index.parameters.checked_values` applies to a parameters record): the one check
 behind the MCP server's E100 for an argument and the Python API's for a parameter, as the
 command line's own parsing refuses the same values.
 

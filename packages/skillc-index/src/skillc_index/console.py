@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
 
+from skillc_index.arguments import MAX_COUNT
 from skillc_index.diagnostics import (
     Diagnostic,
     InternalError,
@@ -33,7 +34,6 @@ from skillc_index.diagnostics import (
     format_diagnostic,
 )
 from skillc_index.helppage import Command
-from skillc_index.operation import MAX_COUNT
 from skillc_index.option_errors import InvalidOption, TextTooLong, TooManyItems
 from skillc_index.spelling import CLI_SPELLING
 from skillc_index.streams import (

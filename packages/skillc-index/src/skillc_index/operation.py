@@ -16,7 +16,10 @@ may differ from the CLI's (``mcp_default``: a reply must stay small, a terminal 
 whole file); everything else is the same on both sides, which a test checks.
 
 The parameters record's own machinery (:class:`Param`, :func:`fields`, the input schema and
-the checks of a Python call) is :mod:`skillc_index.parameters`', named here too.
+the checks of a Python call) is :mod:`skillc_index.parameters`'. ``Param``, ``fields``,
+``input_schema`` and ``property_name`` are named here too, as 0.1.0 released them here; the
+rest (``given``, ``checked_values``, ``checked_record``) is imported from there only, and
+``MAX_COUNT`` from :mod:`skillc_index.arguments`.
 
 This module imports only the standard library (and :mod:`skillc_index.record`,
 :mod:`skillc_index.arguments`, :mod:`skillc_index.parameters`), and no
@@ -33,10 +36,8 @@ from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from skillc_index.arguments import MAX_COUNT, check_arguments, checked
-from skillc_index.parameters import Param, fields, given, input_schema, property_name
-from skillc_index.parameters import checked_record as checked_record
-from skillc_index.parameters import checked_values as checked_values
+from skillc_index.arguments import check_arguments, checked
+from skillc_index.parameters import Param, checked_record, fields, input_schema, property_name
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "MAX_COUNT",
     "READ_ONLY",
     "SKILL_DESCRIPTION",
     "WARNINGS",
@@ -71,7 +71,6 @@ __all__ = [
     "Part",
     "Session",
     "fields",
-    "given",
     "input_schema",
     "property_name",
 ]

@@ -37,8 +37,8 @@ def check_page_options(params: LintParams, mode: str) -> None:
     dropped in silence (``--list-rules --sarif-file x``: exit 0, no file for CI to upload),
     as other commands refuse an option without the one it goes with; a value equal to the
     default is taken as not given."""
-    from skillc_index.operation import given
     from skillc_index.option_errors import ParameterError
+    from skillc_index.parameters import given
 
     field = given(params, (*RUN_ONLY, *(RULE_CHOICE if mode == "explain" else ())))
     if field is not None:

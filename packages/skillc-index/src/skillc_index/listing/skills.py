@@ -430,14 +430,14 @@ def list_skills(
     the agent folders' own, as ``list --budget`` does).
     E100 for a ``scope`` or ``status`` that is none of them, a ``limit`` below 0, a
     ``pattern`` that is no text (as the command line and the MCP tool:
-    :func:`~skillc_index.operation.checked_values`), rather than list nothing.
+    :func:`~skillc_index.parameters.checked_values`), rather than list nothing.
     """
     from skillc_index.build.agent_folders import AgentFolders
     from skillc_index.glob import name_match
     from skillc_index.inventory.entries import installed_skills
     from skillc_index.inventory.resolve import skill_names
-    from skillc_index.operation import checked_values
     from skillc_index.operations import ListParams
+    from skillc_index.parameters import checked_values
 
     values = {"scope": scope, "status": status, "limit": limit, "pattern": pattern}
     scope, status, limit, pattern = checked_values(ListParams, values).values()

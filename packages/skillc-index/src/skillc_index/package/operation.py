@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from skillc_index.operation import WRITES, Operation, Param, Session, given
+from skillc_index.operation import WRITES, Operation, Param, Session
+from skillc_index.parameters import given
 from skillc_index.record import Record
 
 if TYPE_CHECKING:
