@@ -148,7 +148,7 @@ def test_cut_keeps_a_text_that_fits_and_ends_a_cut_one_with_an_ellipsis() -> Non
     """The one cut (design audit, item 8) of the stub's descriptions, a projection's
     description and compatibility note and ``skc find``'s lines: at most ``limit``
     characters, the ellipsis counted, no white space left before it."""
-    from skillc_index import cut
+    from skillc_index.text import cut
 
     assert cut("short", 5) == "short"
     assert cut("exactly ten", 11) == "exactly ten"
@@ -184,7 +184,7 @@ def test_cut_never_splits_a_grapheme() -> None:
     """A cut moves back to where no grapheme splits (audit unicode, item 3): no emoji cut at
     its joiner (which ``printable`` then showed as ``\\u200d``), no lone flag letter, no Thai
     consonant without its tone mark, no Devanagari letter without its vowel sign or conjunct."""
-    from skillc_index import cut, grapheme_boundary
+    from skillc_index.text import cut, grapheme_boundary
 
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert cut("x" * 10 + family + " end", 12) == "x" * 10 + "\u2026"

@@ -108,7 +108,6 @@ _EXPORTS: dict[str, str] = {
     "split_lines": "text",
     "json_text": "text",
     "counted": "text",
-    "cut": "text",
     "table_lines": "columns",
     "char_name": "text",
     "composed": "text",
@@ -408,7 +407,6 @@ if TYPE_CHECKING:
     from skillc_index.text import composed_match as composed_match
     from skillc_index.text import composed_shown as composed_shown
     from skillc_index.text import counted as counted
-    from skillc_index.text import cut as cut
     from skillc_index.text import grapheme_boundary as grapheme_boundary
     from skillc_index.text import iter_line_bytes as iter_line_bytes
     from skillc_index.text import json_text as json_text
