@@ -161,8 +161,15 @@ def test_every_installed_corpus_skill_is_first_class(
     assert sorted(set(installed) - set(by_path)) == []
     assert len(entries) == len(installed)
     assert len(_json(skc("stats", "--all", "--format", "json"))["data"]) == len(installed)
-    everything = _json(skc("find", "anything", "--format", "json"))
-    assert everything["searched"] == len(installed) and everything["partial"] is False
+    # SKILLC_FIND_SERVER=0: the first find indexes within its time budget; on a loaded
+    # machine (CI: 186 of 581 in one) it answers partial and says so, each find indexes more
+    for _ in range(20):
+        everything = _json(skc("find", "anything", "--format", "json"))
+        if not everything["partial"]:
+            break
+        assert everything["warnings"], "a partial answer says why"
+    assert everything["partial"] is False, everything["warnings"]
+    assert everything["searched"] == len(installed)
 
     names = [entry["name"] for entry in entries]
     failures: list[str] = []
