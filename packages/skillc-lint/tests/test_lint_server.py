@@ -377,6 +377,42 @@ async def test_completion_offers_the_profile_fields_and_values(
 
 
 @pytest.mark.asyncio
+async def test_a_value_completed_right_after_the_colon_is_spaced_from_it(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """``:`` triggers completion: a value accepted right after ``effort:`` is inserted with
+    a space before it (``effort:low`` is no YAML), one after ``effort: l`` replaces the
+    ``l``, by a text edit each."""
+    folder = write_skill(tmp_path / "my-skill")
+    skill_md = folder / "SKILL.md"
+    client = await start(options={"profiles": ["claude-code"]})
+    open_document(client, skill_md, SKILL[:-4] + "effort:\nuser-invocable: f\n---\n")
+
+    async def edits(line: int, character: int) -> list[tuple[str, tuple[int, int, int, int]]]:
+        found = await client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=document(skill_md), position=position(line, character)
+            )
+        )
+        shown = []
+        for item in found.items:
+            assert isinstance(item.text_edit, types.TextEdit)
+            where = item.text_edit.range
+            shown.append(
+                (
+                    item.text_edit.new_text,
+                    (where.start.line, where.start.character, where.end.line, where.end.character),
+                )
+            )
+        return shown
+
+    assert await edits(3, 7) == [
+        (f" {value}", (3, 7, 3, 7)) for value in ("low", "medium", "high", "xhigh", "max")
+    ]
+    assert await edits(4, 17) == [("false", (4, 16, 4, 17))]
+
+
+@pytest.mark.asyncio
 async def test_links_and_definitions_stay_in_the_skill(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -587,7 +587,16 @@ def _completion(ls: SkillServer, params: types.CompletionParams) -> types.Comple
     if key is None or character <= key[2]:
         return empty
     typed = before[key[2] :].lstrip(" \t:")
+    start = len(before) - len(typed)
+    # right after the colon (a trigger character): a space first, else `effort:low` is no YAML
+    space = " " if before[:start].endswith(":") else ""
+    where = ls.span(lines, (line, start), (line, len(before)))
     for value in field_values(key[0], profiles, folder=place.root.name):
         if value.startswith(typed):
-            items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.Value))
+            edit = types.TextEdit(range=where, new_text=space + value)
+            items.append(
+                types.CompletionItem(
+                    label=value, kind=types.CompletionItemKind.Value, text_edit=edit
+                )
+            )
     return types.CompletionList(is_incomplete=False, items=items)
