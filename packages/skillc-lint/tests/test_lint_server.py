@@ -714,6 +714,34 @@ async def test_findings_are_cleared_when_their_skill_is_gone(
 
 
 @pytest.mark.asyncio
+async def test_findings_are_cleared_at_a_change_once_skill_md_is_deleted(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """SKILL.md deleted while a document of the skill is open, by a client that does not
+    report files changed on disk: the next change of the document clears the findings shown
+    of the skill, the document's and SKILL.md's."""
+    folder = write_skill(
+        tmp_path / "my-skill",
+        body="[n](notes.md) [m](gone.md)\n",
+        files={"notes.md": "[x](x.md)\n"},
+    )
+    client = await start()
+    notes, skill_md = folder / "notes.md", folder / "SKILL.md"
+    open_document(client, notes, "[x](x.md)\n")
+    assert await diagnostics_of(client, notes, lambda rules: "SKL301" in rules)
+    assert await diagnostics_of(client, skill_md, lambda rules: "SKL301" in rules)
+    skill_md.unlink()
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(notes), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="[x](x.md)\n.\n")],
+        )
+    )
+    assert await diagnostics_of(client, notes, lambda rules: not rules) == []
+    assert await diagnostics_of(client, skill_md, lambda rules: not rules) == []
+
+
+@pytest.mark.asyncio
 async def test_a_finding_covers_what_its_fix_edits(
     start: Start, tmp_path: Path, write_skill: Callable[..., Path]
 ) -> None:

@@ -203,17 +203,19 @@ class SkillServer(LanguageServer):
 
     def changed(self, uri: str, *, closed: bool = False) -> None:
         """A document opened, changed, was saved or closed: lint its skill again (a client
-        that pulls diagnostics asks for them itself); a document closed whose skill is gone
-        (moved, SKILL.md deleted): clear the findings shown of the skill it was in."""
+        that pulls diagnostics asks for them itself); a document closed, or changed, whose
+        skill is gone (moved, SKILL.md deleted): clear the findings shown of the skill it was
+        in."""
         path, place = path_of(uri), self.place(uri)
         if path is None:
             return
         roots = set() if place is None else {place.root}
+        shown = {root for root in self.session.published if path.is_relative_to(root)}
         if closed:
             self.session.close(path)  # the saved text's findings now
-            roots |= {root for root in self.session.published if path.is_relative_to(root)}
-        elif place is None:
-            return
+            roots |= shown
+        elif place is None:  # its skill gone: what was shown of the skills it was in, cleared
+            roots = shown
         else:
             document = self.workspace.text_documents.get(unquote(uri))
             if document is None:  # not opened: pygls would read it from the disk, anywhere
