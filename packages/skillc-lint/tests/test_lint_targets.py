@@ -114,6 +114,19 @@ def test_the_safe_fix_writes_the_version_as_written(lint: Run, skill: Writer) ->
         assert f'metadata:\n  version: "{written}"\n' in text, (written, text)
 
 
+@pytest.mark.parametrize("eol", ["\r\n", "\r"])
+def test_the_safe_fix_keeps_the_files_line_breaks(lint: Run, skill: Writer, eol: str) -> None:
+    """SKILL.md written with CRLF (or lone CR) line breaks: the line the fix adds under
+    ``metadata:`` ends with the file's break, not a bare LF."""
+    folder = skill(skill_md=f"---{eol}{CLAUDE_FIELDS.replace(chr(10), eol)}---{eol}{eol}# T{eol}")
+    done = lint(str(folder), "--target", "codex", "--fix", "--select", "SKL931", script=True)
+    assert done.returncode == 0, done.stderr
+    data = (folder / "SKILL.md").read_bytes()
+    assert f'metadata:{eol}  version: "1.2"{eol}'.encode() in data
+    rest = data.replace(eol.encode(), b"")  # no other line break left
+    assert b"\n" not in rest and b"\r" not in rest
+
+
 def test_skl502_and_skl931_read_the_source_texts_once(
     skill: Writer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

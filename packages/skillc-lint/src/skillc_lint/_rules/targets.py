@@ -69,7 +69,7 @@ def _move_to_metadata(skill: Skill, key: str, text: object) -> Fix | None:
     has no ``metadata`` and then reads with ``metadata.key`` holding ``text``: what the
     build writes there (a number as the source writes it, ``1.10``, not ``1.1``)."""
     from skillc_index import parse_frontmatter
-    from skillc_lint._fixes import apply_edits
+    from skillc_lint._fixes import apply_edits, line_break
 
     data = frontmatter(skill)
     if "metadata" in data or key not in data or not isinstance(text, str):
@@ -81,7 +81,8 @@ def _move_to_metadata(skill: Skill, key: str, text: object) -> Fix | None:
     if match is None or match.group(1) != key:
         return None
     quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    edit = TextEdit(number, 1, number, len(content) + 1, f"metadata:\n  {key}: {quoted}")
+    moved = f"metadata:{line_break(lines)}  {key}: {quoted}"  # the file's own line break
+    edit = TextEdit(number, 1, number, len(content) + 1, moved)
     new = apply_edits(skill.skill_md_text, (edit,))
     parsed = None if new is None else parse_frontmatter(new).data
     if not parsed or parsed.get("metadata") != {key: text} or key in parsed:
