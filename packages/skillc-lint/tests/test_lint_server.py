@@ -42,11 +42,12 @@ def uri(path: Path) -> str:
 
 @pytest_asyncio.fixture
 async def start(clean_env: dict[str, str]) -> AsyncIterator[Start]:
-    """``await start(folders=(), pull=False, options=None, watch=False)``: a client
-    connected to a new ``skillc-lint server`` process, initialized with VS Code's
+    """``await start(folders=(), pull=False, options=None, watch=False, refresh=False)``: a
+    client connected to a new ``skillc-lint server`` process, initialized with VS Code's
     capabilities (and pull diagnostics with ``pull``), ``folders`` as its workspace folders;
     with ``watch`` it accepts the server's registration to be told of files changed on disk
-    (VS Code does; pytest-lsp's client refuses it)."""
+    (VS Code does; pytest-lsp's client refuses it); with ``refresh`` it can be asked to pull
+    again (``workspace/diagnostic/refresh``, counted in ``client.diagnostic_refresh_count``)."""
     clients: list[Any] = []
 
     async def make(
@@ -55,6 +56,7 @@ async def start(clean_env: dict[str, str]) -> AsyncIterator[Start]:
         pull: bool = False,
         options: Any = None,
         watch: bool = False,
+        refresh: bool = False,
     ) -> Any:
         config = pytest_lsp.ClientServerConfig(
             server_command=[sys.executable, "-m", "skillc_lint", "server"],
@@ -74,6 +76,10 @@ async def start(clean_env: dict[str, str]) -> AsyncIterator[Start]:
         if pull:
             capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
                 related_document_support=True
+            )
+        if refresh:
+            capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+                refresh_support=True
             )
         await client.initialize_session(
             types.InitializeParams(
@@ -696,6 +702,38 @@ async def test_workspace_diagnostics_follow_the_disk_and_clear_what_is_gone(
     assert await pull() == {"SKILL.md": (None, ["SKL301"]), "references/x.md": (None, [])}
     open_document(client, skill_md, SKILL + "\n# My Skill\n\n[x](references/x.md)\n", version=7)
     assert await pull() == {"SKILL.md": (7, [])}
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_pulls_is_asked_to_pull_again_after_a_save(
+    start: Start, tmp_path: Path, write_skill: Callable[..., Path]
+) -> None:
+    """A file saved (a new one SKILL.md links to) changes the findings of the other files:
+    a client that pulls diagnostics, and reports no files changed on disk, is asked to pull
+    again (``workspace/diagnostic/refresh``), and then pulls them without the finding."""
+    about = "Formats tables. Use when a table needs formatting."
+    folder = write_skill(tmp_path / "my-skill", description=about, body="[n](new.md)\n")
+    client = await start(pull=True, refresh=True)
+    skill_md, new = folder / "SKILL.md", folder / "new.md"
+    open_document(client, skill_md, skill_md.read_text())
+    open_document(client, new, "# New\n")  # not saved yet
+
+    async def pulled() -> list[str]:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=document(skill_md))
+        )
+        return [str(d.code) for d in report.items]
+
+    assert await pulled() == ["SKL301"]
+    assert client.diagnostic_refresh_count == 0
+    new.write_text("# New\n")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=document(new)))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT  # a safety net, not a timing assertion
+    while client.diagnostic_refresh_count == 0 and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    assert client.diagnostic_refresh_count == 1
+    assert await pulled() == []
 
 
 @pytest.mark.asyncio

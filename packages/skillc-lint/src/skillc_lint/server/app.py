@@ -232,10 +232,7 @@ class SkillServer(LanguageServer):
         their next lint (:meth:`.Session.changed_on_disk`)."""
         self.session.changed_on_disk(changed)
         if self.pulls():
-            workspace = self.client_capabilities.workspace
-            diagnostics = workspace.diagnostics if workspace is not None else None
-            if diagnostics is not None and diagnostics.refresh_support:
-                self.workspace_diagnostic_refresh(None)
+            self.pull_again()
             return
         roots = {root for root, shown in self.session.published.items() if shown}
         for path in self.session.documents:
@@ -243,6 +240,15 @@ class SkillServer(LanguageServer):
             if place is not None:
                 roots.add(place.root)
         self.relint(roots if changed is None else holding(roots, changed))
+
+    def pull_again(self) -> None:
+        """Ask a client that pulls diagnostics to pull them again, when it can be asked
+        (``workspace/diagnostic/refresh``): after a save, a file changed on disk, a
+        configuration change."""
+        workspace = self.client_capabilities.workspace
+        diagnostics = workspace.diagnostics if workspace is not None else None
+        if diagnostics is not None and diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
 
     def relint(self, roots: set[Path]) -> None:
         """Publish the findings of the skills at ``roots`` (a client that pulls asks for
@@ -393,6 +399,8 @@ def make_server(profiles: Sequence[str] = ()) -> SkillServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SkillServer, params: types.DidSaveTextDocumentParams) -> None:
         ls.changed(params.text_document.uri)
+        if ls.pulls():  # a file saved: the other files' findings may change too
+            ls.pull_again()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SkillServer, params: types.DidCloseTextDocumentParams) -> None:
